@@ -1,0 +1,21 @@
+"""sbert-workbook: the helper package behind the sentence-embedding notebooks.
+
+The notebooks (``notebooks/NN_topic.ipynb``) are the lessons; this package is the tool
+they teach with. Each function's docstring names the notebook that introduces it.
+"""
+from .data import DataFormatError, DataNotFoundError, NliData, StsData, load_nli, load_sts
+from .datasets import REGISTRY, SEVEN_STS_SETS
+from .devices import half_precision_dtype, pick_device, precision_name
+from .encoder import Encoder, load_encoder
+from .evaluation import evaluate_sts, evaluate_sts_data, table_caption
+from .models import ModelNotFoundError, resolve_model
+from .pooling import POOLINGS
+from .settings import quick_mode, set_seed
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "DataFormatError", "DataNotFoundError", "Encoder", "ModelNotFoundError", "NliData", "POOLINGS", "REGISTRY",
+    "SEVEN_STS_SETS", "StsData", "evaluate_sts", "evaluate_sts_data", "half_precision_dtype", "load_encoder",
+    "load_nli", "load_sts", "pick_device", "precision_name", "quick_mode", "resolve_model", "set_seed", "table_caption",
+]

@@ -1,0 +1,69 @@
+"""Command line: ``python -m sbert_workbook {eval,notebooks,...}``."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from .datasets import SEVEN_STS_SETS
+from .pooling import POOLINGS
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m sbert_workbook", description="sbert-workbook tools")
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    evaluate = commands.add_parser("eval", help="STS evaluation table for a model and pooling")
+    evaluate.add_argument("--model", default="auto", help="'auto', 'embedded', a hub id or a model folder")
+    evaluate.add_argument("--pooling", default="mean", choices=POOLINGS)
+    evaluate.add_argument("--similarity", default="cosine", choices=("cosine", "dot", "euclidean", "manhattan"))
+    evaluate.add_argument("--aggregation", default="all", choices=("all", "wmean"))
+    evaluate.add_argument("--datasets", nargs="+", default=list(SEVEN_STS_SETS), metavar="NAME")
+    evaluate.add_argument("--data-dir", default=None, help="folder holding sts/, sick/ and nli/ (default: see README)")
+    evaluate.add_argument("--limit", type=int, default=None, help="at most this many pairs per data set")
+    evaluate.add_argument("--batch-size", type=int, default=64)
+    evaluate.add_argument("--device", default=None)
+    evaluate.add_argument("--json", action="store_true", help="print the table as JSON")
+
+    notebooks = commands.add_parser("notebooks", help="run notebooks headless, save executed copies and HTML to build/")
+    notebooks.add_argument("only", nargs="*", help="run only notebooks whose name contains one of these")
+    notebooks.add_argument("--full", action="store_true", help="full mode instead of quick mode")
+    return parser
+
+
+def run_eval(args) -> int:
+    from .encoder import load_encoder
+    from .evaluation import evaluate_sts, table_caption
+
+    encoder = load_encoder(args.model, device=args.device)
+    table = evaluate_sts(encoder, args.datasets, args.pooling, args.similarity, args.aggregation, args.data_dir,
+                         args.limit, args.batch_size)
+    if args.json:
+        print(json.dumps({"provenance": table.attrs["provenance"], "rows": table.reset_index().to_dict(orient="records")}, indent=2))
+    else:
+        print(table_caption(table))
+        print(table.round(2).to_string())
+    return 0
+
+
+def run_notebooks(args) -> int:
+    from .runbook import run_all
+
+    run_all(args.only or None, quick=not args.full)
+    return 0
+
+
+COMMANDS = {"eval": run_eval, "notebooks": run_notebooks}
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return COMMANDS[args.command](args)
+    except (FileNotFoundError, ValueError, KeyError, RuntimeError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,164 @@
+"""The encoder: a transformer plus a pooling, turning sentences into vectors.
+
+Introduced in ``03_pooling_and_sts.ipynb``; ``02_anisotropy.ipynb`` reads its per-layer
+hidden states.
+"""
+from __future__ import annotations
+
+import contextlib
+import json
+import warnings
+from collections.abc import Iterator, Sequence
+
+import torch
+from tqdm.auto import tqdm
+
+from .devices import half_precision_dtype, pick_device
+from .models import ResolvedModel, resolve_model
+from .pooling import TOKEN_POOLING_FUNCTIONS, pool
+from .text_input import checked_sentences
+
+PROGRESS_BAR_MIN_SENTENCES = 2000
+
+
+class Encoder:
+    """A Hugging Face model and tokenizer that encode sentences with a chosen pooling."""
+
+    def __init__(self, model, tokenizer, resolved: ResolvedModel, device: torch.device, max_length: int):
+        self.model = model.to(device).eval()
+        self.tokenizer = tokenizer
+        self.resolved = resolved
+        self.device = device
+        self.max_length = max_length
+
+    @property
+    def name(self) -> str:
+        return self.resolved.model_id
+
+    @property
+    def hidden_size(self) -> int:
+        return self.model.config.hidden_size
+
+    @property
+    def num_hidden_states(self) -> int:
+        """Embedding layer + transformer layers: the length of ``hidden_states``."""
+        return self.model.config.num_hidden_layers + 1
+
+    def describe(self) -> str:
+        return f"{self.resolved.describe()}; device {self.device}, max_length {self.max_length}"
+
+    def __repr__(self) -> str:
+        return f"Encoder({self.name!r}, source={self.resolved.source!r}, device={str(self.device)!r})"
+
+    def hidden_states(self, sentences: Sequence[str] | str, max_length: int | None = None):
+        """All hidden states for one batch: (tuple of (batch, tokens, dim) tensors, attention_mask)."""
+        batch = self._tokenize(checked_sentences(sentences), max_length or self.max_length, pad=True)
+        with self._forward_context():
+            output = self.model(**batch, output_hidden_states=True)
+        return tuple(h.float() for h in output.hidden_states), batch["attention_mask"]
+
+    def encode(
+        self,
+        sentences: Sequence[str] | str,
+        pooling: str = "mean",
+        layers: Sequence[int] | None = None,
+        batch_size: int = 32,
+        normalize: bool = False,
+        max_length: int | None = None,
+        show_progress: bool | None = None,
+    ) -> torch.Tensor:
+        """Sentence vectors, shape (n, hidden_size), float32 on the CPU, in input order.
+
+        Sentences are tokenized once, sorted by token length and batched so that padding
+        is minimal; sentences longer than ``max_length`` tokens are truncated (with a warning).
+        """
+        sentences = checked_sentences(sentences)
+        max_length = max_length or self.max_length
+        token_ids = self.tokenizer(sentences, add_special_tokens=True, truncation=False)["input_ids"]
+        _warn_about_truncation(token_ids, max_length)
+        order = sorted(range(len(sentences)), key=lambda i: -len(token_ids[i]))
+        show_progress = len(sentences) >= PROGRESS_BAR_MIN_SENTENCES if show_progress is None else show_progress
+        needs_all_layers = layers is not None or pooling not in TOKEN_POOLING_FUNCTIONS
+        pooled = []
+        for batch_indices in tqdm(_chunks(order, batch_size), total=-(-len(order) // batch_size),
+                                  disable=not show_progress, desc="encoding", unit="batch"):
+            batch = self._pad([token_ids[i][:max_length] for i in batch_indices], max_length)
+            pooled.append(self._pool_batch(batch, pooling, layers, needs_all_layers))
+        embeddings = torch.empty(len(sentences), pooled[0].shape[1])
+        embeddings[order] = torch.cat(pooled)
+        if normalize:
+            embeddings = torch.nn.functional.normalize(embeddings, dim=-1)
+        return embeddings
+
+    def _pool_batch(self, batch, pooling, layers, needs_all_layers) -> torch.Tensor:
+        with self._forward_context():
+            output = self.model(**batch, output_hidden_states=needs_all_layers)
+        states = output.hidden_states if needs_all_layers else (output.last_hidden_state,)
+        return pool(states, batch["attention_mask"], pooling, layers).float().cpu()
+
+    def _tokenize(self, sentences: list[str], max_length: int, pad: bool):
+        batch = self.tokenizer(sentences, padding=pad, truncation=True, max_length=max_length, return_tensors="pt")
+        return {key: value.to(self.device) for key, value in batch.items()}
+
+    def _pad(self, token_id_lists: list[list[int]], max_length: int):
+        if token_id_lists and any(len(ids) == max_length for ids in token_id_lists):
+            sep = self.tokenizer.sep_token_id
+            if sep is not None:  # keep [SEP] as the last token of a truncated sentence
+                token_id_lists = [ids if len(ids) < max_length or ids[-1] == sep else ids[:-1] + [sep] for ids in token_id_lists]
+        batch = self.tokenizer.pad({"input_ids": token_id_lists}, return_tensors="pt")
+        if "token_type_ids" in self.tokenizer.model_input_names:
+            batch["token_type_ids"] = torch.zeros_like(batch["input_ids"])
+        return {key: value.to(self.device) for key, value in batch.items()}
+
+    def _forward_context(self):
+        stack = contextlib.ExitStack()
+        stack.enter_context(torch.inference_mode())
+        dtype = half_precision_dtype(self.device)
+        if dtype is not None:
+            stack.enter_context(torch.autocast(self.device.type, dtype=dtype))
+        return stack
+
+
+def load_encoder(name: str = "auto", device: str | torch.device | None = None, max_length: int | None = None) -> Encoder:
+    """Load a model by name (see :func:`~sbert_workbook.models.resolve_model`) as an :class:`Encoder`.
+
+    Prints which model was picked and why. ``max_length`` defaults to the model's
+    sentence-transformers setting when it has one, else its position limit (at most 512).
+    """
+    from transformers import AutoModel, AutoTokenizer
+
+    resolved = resolve_model(name)
+    print(f"Model: {resolved.describe()}")
+    try:
+        tokenizer = AutoTokenizer.from_pretrained(resolved.path)
+        model = AutoModel.from_pretrained(resolved.path)
+    except (OSError, ValueError, KeyError) as error:
+        raise RuntimeError(
+            f"{resolved.path} looked like a model but could not be loaded ({error}). "
+            "It needs config.json, tokenizer files and weights (model.safetensors) of a BERT-like model."
+        ) from error
+    return Encoder(model, tokenizer, resolved, pick_device(device), max_length or _default_max_length(resolved, model))
+
+
+def _default_max_length(resolved: ResolvedModel, model) -> int:
+    st_config = resolved.path / "sentence_bert_config.json"
+    if st_config.is_file():
+        return int(json.loads(st_config.read_text())["max_seq_length"])
+    return min(int(getattr(model.config, "max_position_embeddings", 512)), 512)
+
+
+def _warn_about_truncation(token_ids: list[list[int]], max_length: int) -> None:
+    too_long = sum(len(ids) > max_length for ids in token_ids)
+    if too_long:
+        warnings.warn(
+            f"{too_long} of {len(token_ids)} sentences are longer than max_length={max_length} tokens and were "
+            "truncated. Pass a larger max_length (the model's limit is usually 512) to keep more of them.",
+            stacklevel=3,
+        )
+
+
+def _chunks(items: list[int], size: int) -> Iterator[list[int]]:
+    if size < 1:
+        raise ValueError(f"batch_size must be at least 1, got {size}.")
+    for start in range(0, len(items), size):
+        yield items[start:start + size]

@@ -1,0 +1,163 @@
+"""STS evaluation: rank correlation between model similarity and human scores.
+
+Introduced in ``03_pooling_and_sts.ipynb``. Every similarity is "higher = more similar"
+(distances are negated); correlations are scipy's, reported × 100.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+import pandas as pd
+import torch
+from scipy.stats import pearsonr, spearmanr
+
+from .data import StsData, load_sts
+from .datasets import SEVEN_STS_SETS
+
+AGGREGATIONS = ("all", "wmean")
+AGGREGATION_MEANING = {
+    "all": "pairs of all subsets pooled into one correlation (SBERT, SimCSE, MTEB)",
+    "wmean": "subset correlations averaged, weighted by subset size (SentEval 'all', BERT-flow, BERT-whitening)",
+}
+
+
+def _as_array(embeddings) -> np.ndarray:
+    if isinstance(embeddings, torch.Tensor):
+        embeddings = embeddings.detach().float().cpu().numpy()
+    return np.asarray(embeddings, dtype=np.float64)
+
+
+def cosine_similarity(u, v) -> np.ndarray:
+    """cos(u_i, v_i) = u_i·v_i / (‖u_i‖ ‖v_i‖), row by row."""
+    u, v = _as_array(u), _as_array(v)
+    norms = np.linalg.norm(u, axis=1) * np.linalg.norm(v, axis=1)
+    return (u * v).sum(axis=1) / np.maximum(norms, 1e-12)
+
+
+def dot_similarity(u, v) -> np.ndarray:
+    """u_i·v_i, row by row."""
+    return (_as_array(u) * _as_array(v)).sum(axis=1)
+
+
+def negative_euclidean(u, v) -> np.ndarray:
+    """−‖u_i − v_i‖₂, so that closer pairs score higher."""
+    return -np.linalg.norm(_as_array(u) - _as_array(v), axis=1)
+
+
+def negative_manhattan(u, v) -> np.ndarray:
+    """−‖u_i − v_i‖₁, so that closer pairs score higher."""
+    return -np.abs(_as_array(u) - _as_array(v)).sum(axis=1)
+
+
+SIMILARITIES: dict[str, Callable] = {
+    "cosine": cosine_similarity,
+    "dot": dot_similarity,
+    "euclidean": negative_euclidean,
+    "manhattan": negative_manhattan,
+}
+
+
+def correlations(predicted, gold) -> dict[str, float]:
+    """Spearman and Pearson correlation × 100 between predicted similarities and gold scores."""
+    predicted, gold = np.asarray(predicted, dtype=np.float64), np.asarray(gold, dtype=np.float64)
+    if len(predicted) != len(gold) or len(gold) < 2:
+        raise ValueError(f"Need two equally long score lists of at least 2 items, got {len(predicted)} and {len(gold)}.")
+    if not np.isfinite(predicted).all():
+        raise ValueError("Some predicted similarities are NaN or infinite: check the embeddings for NaN values.")
+    return {"spearman": 100 * spearmanr(predicted, gold).statistic, "pearson": 100 * pearsonr(predicted, gold).statistic}
+
+
+def aggregate(predicted, data: StsData, aggregation: str = "all") -> dict[str, float]:
+    """Correlations over ``data`` with ``all`` (pooled pairs) or ``wmean`` (size-weighted subset mean)."""
+    if aggregation == "all":
+        return correlations(predicted, data.scores)
+    if aggregation != "wmean":
+        raise ValueError(f"Unknown aggregation {aggregation!r}: use 'all' or 'wmean'.")
+    predicted, subsets = np.asarray(predicted), np.asarray(data.subsets)
+    per_subset, sizes = [], []
+    for subset in data.subset_names():
+        chosen = subsets == subset
+        per_subset.append(correlations(predicted[chosen], data.scores[chosen]))
+        sizes.append(chosen.sum())
+    weights = np.asarray(sizes) / np.sum(sizes)
+    return {stat: float(sum(w * c[stat] for w, c in zip(weights, per_subset))) for stat in ("spearman", "pearson")}
+
+
+def score_pairs(embed: Callable[[list[str]], object], data: StsData, similarity: str = "cosine"):
+    """Similarity of every pair in ``data``; each distinct sentence is embedded once."""
+    if similarity not in SIMILARITIES:
+        raise ValueError(f"Unknown similarity {similarity!r}; choose one of {', '.join(SIMILARITIES)}.")
+    unique = list(dict.fromkeys(data.sentences1 + data.sentences2))
+    position = {sentence: i for i, sentence in enumerate(unique)}
+    embeddings = _as_array(embed(unique))
+    if not np.isfinite(embeddings).all():
+        raise ValueError(f"The embeddings of {data.name} contain NaN or infinite values; nothing was scored.")
+    u = embeddings[[position[s] for s in data.sentences1]]
+    v = embeddings[[position[s] for s in data.sentences2]]
+    return SIMILARITIES[similarity](u, v)
+
+
+def evaluate_sts_data(embed, data: StsData, similarity: str = "cosine", aggregation: str = "all") -> dict[str, float]:
+    """Metrics for one data set, keyed ``{statistic}_{similarity}`` (e.g. ``spearman_cosine``)."""
+    scores = aggregate(score_pairs(embed, data, similarity), data, aggregation)
+    return {f"{stat}_{similarity}": value for stat, value in scores.items()}
+
+
+def as_embed_function(encoder_or_embed, pooling: str = "mean", batch_size: int = 64) -> Callable[[list[str]], object]:
+    """An ``Encoder`` becomes ``sentences -> encoder.encode(sentences, pooling)``; a callable stays itself."""
+    if hasattr(encoder_or_embed, "encode"):
+        return lambda sentences: encoder_or_embed.encode(sentences, pooling=pooling, batch_size=batch_size)
+    if callable(encoder_or_embed):
+        return encoder_or_embed
+    raise TypeError("Pass an Encoder (from load_encoder) or a function mapping a list of sentences to embeddings.")
+
+
+def evaluate_sts(
+    encoder_or_embed,
+    datasets: Sequence[str] = SEVEN_STS_SETS,
+    pooling: str = "mean",
+    similarity: str = "cosine",
+    aggregation: str = "all",
+    data_dir=None,
+    limit: int | None = None,
+    batch_size: int = 64,
+) -> pd.DataFrame:
+    """Spearman and Pearson × 100 per data set (test splits) plus their average, as a table.
+
+    The table's ``attrs['provenance']`` (and :func:`table_caption`) say which model,
+    pooling, similarity, aggregation and splits produced it.
+    """
+    if aggregation not in AGGREGATIONS:
+        raise ValueError(f"Unknown aggregation {aggregation!r}: use 'all' or 'wmean'.")
+    embed = as_embed_function(encoder_or_embed, pooling, batch_size)
+    rows = []
+    for name in datasets:
+        data = load_sts(name, "test", data_dir=data_dir, limit=limit)
+        metrics = evaluate_sts_data(embed, data, similarity, aggregation)
+        rows.append({"dataset": name, "pairs": len(data), "spearman": metrics[f"spearman_{similarity}"],
+                     "pearson": metrics[f"pearson_{similarity}"]})
+    table = pd.DataFrame(rows).set_index("dataset")
+    if len(table) > 1:
+        table.loc["avg"] = [int(table["pairs"].sum()), table["spearman"].mean(), table["pearson"].mean()]
+    table["pairs"] = table["pairs"].astype(int)
+    table.attrs["provenance"] = {
+        "model": _model_description(encoder_or_embed),
+        "pooling": pooling if hasattr(encoder_or_embed, "encode") else "given by the embed function",
+        "similarity": similarity,
+        "aggregation": f"{aggregation}: {AGGREGATION_MEANING[aggregation]}",
+        "split": "test" + (f", random sample of at most {limit} pairs per set" if limit else ""),
+    }
+    return table
+
+
+def table_caption(table: pd.DataFrame) -> str:
+    """One line saying what produced an :func:`evaluate_sts` table."""
+    return "; ".join(f"{key}: {value}" for key, value in table.attrs.get("provenance", {}).items())
+
+
+def _model_description(encoder_or_embed) -> str:
+    if hasattr(encoder_or_embed, "resolved"):
+        resolved = encoder_or_embed.resolved
+        return f"{resolved.model_id} ({resolved.source}, revision {resolved.revision})"
+    return getattr(encoder_or_embed, "__name__", type(encoder_or_embed).__name__)

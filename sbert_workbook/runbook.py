@@ -1,0 +1,82 @@
+"""Run notebooks headless in quick mode; save executed copies and HTML under ``build/``.
+
+``python -m sbert_workbook notebooks`` (or ``./workbook notebooks``) runs them all; the
+test suite runs each through :func:`run_notebook`.
+"""
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from .data import repo_root
+from .settings import QUICK_ENV_VAR
+
+
+@dataclass
+class NotebookRun:
+    notebook: Path
+    executed: Path
+    html: Path
+    seconds: float
+
+
+def notebooks_folder() -> Path:
+    root = repo_root()
+    if root is None:
+        raise FileNotFoundError("Run this from a checkout of the workbook: no folder with pyproject.toml and notebooks/ was found.")
+    return root / "notebooks"
+
+
+def list_notebooks(folder: Path | None = None) -> list[Path]:
+    """The workbook's notebooks in lesson order (``NN_topic.ipynb``)."""
+    return sorted((folder or notebooks_folder()).glob("[0-9][0-9]_*.ipynb"))
+
+
+def run_notebook(notebook: Path, build_dir: Path | None = None, timeout_s: int = 900, quick: bool = True) -> NotebookRun:
+    """Execute ``notebook`` top to bottom (in quick mode by default) in its own folder.
+
+    The executed copy goes to ``build/executed/`` and an HTML rendering to ``build/html/``,
+    also when a cell fails (the error is then re-raised), so the failure can be read.
+    """
+    import nbformat
+    from nbclient import NotebookClient
+    from nbconvert import HTMLExporter
+
+    notebook = Path(notebook).resolve()
+    build_dir = Path(build_dir or notebook.parent.parent / "build")
+    executed, html = build_dir / "executed" / notebook.name, build_dir / "html" / notebook.with_suffix(".html").name
+    executed.parent.mkdir(parents=True, exist_ok=True)
+    html.parent.mkdir(parents=True, exist_ok=True)
+    nb = nbformat.read(notebook, as_version=4)
+    previous = os.environ.get(QUICK_ENV_VAR)
+    os.environ[QUICK_ENV_VAR] = "1" if quick else "0"
+    started = time.perf_counter()
+    try:
+        NotebookClient(nb, timeout=timeout_s, kernel_name="python3", resources={"metadata": {"path": str(notebook.parent)}}).execute()
+    finally:
+        _restore_env(QUICK_ENV_VAR, previous)
+        nbformat.write(nb, executed)
+        html.write_text(HTMLExporter().from_notebook_node(nb)[0], encoding="utf-8")
+    return NotebookRun(notebook, executed, html, time.perf_counter() - started)
+
+
+def _restore_env(name: str, value: str | None) -> None:
+    if value is None:
+        os.environ.pop(name, None)
+    else:
+        os.environ[name] = value
+
+
+def run_all(only: list[str] | None = None, build_dir: Path | None = None, quick: bool = True) -> list[NotebookRun]:
+    """Run every notebook (or those whose name contains one of ``only``), printing timings."""
+    runs = []
+    for notebook in list_notebooks():
+        if only and not any(part in notebook.name for part in only):
+            continue
+        print(f"running {notebook.name} ({'quick' if quick else 'full'} mode) ...", flush=True)
+        run = run_notebook(notebook, build_dir, quick=quick)
+        print(f"  done in {run.seconds:.0f} s -> {run.executed}, {run.html}", flush=True)
+        runs.append(run)
+    return runs

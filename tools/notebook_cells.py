@@ -1,0 +1,46 @@
+"""The standard opening cells every workbook notebook starts with, for authors building notebooks.
+
+Use: ``from tools.notebook_cells import standard_cells`` then prepend ``standard_cells(...)``.
+"""
+from __future__ import annotations
+
+import nbformat
+
+REPOSITORY = "https://github.com/sbert-workbook/sbert-workbook"
+
+SETUP_CELL = f'''# Setup, the same in every notebook. On Colab only: install the workbook and enable widgets.
+import sys
+
+if "google.colab" in sys.modules:
+    import subprocess
+
+    subprocess.run([sys.executable, "-m", "pip", "install", "-q", "sbert-workbook @ git+{REPOSITORY}"], check=True)
+    from google.colab import output
+
+    output.enable_custom_widget_manager()
+
+import sbert_workbook as sbw'''
+
+RESOLVE_CELL = '''QUICK = sbw.quick_mode(QUICK)  # SBERT_WORKBOOK_QUICK=1 also switches quick mode on
+sbw.set_seed(SEED)
+device = sbw.pick_device(DEVICE)
+print(f"quick mode: {QUICK}; device: {device} ({sbw.precision_name(device)})")'''
+
+
+def parameters_cell(extra: str = "") -> nbformat.NotebookNode:
+    source = (
+        "# Parameters (papermill). QUICK: small subsets and few steps, for tests and classrooms.\n"
+        'QUICK = False\nMODEL = "auto"  # "auto", "embedded", a hub id or a model folder\nSEED = 0\n'
+        "DEVICE = None  # None picks CUDA, then MPS, then CPU\n" + extra
+    )
+    return nbformat.v4.new_code_cell(source, metadata={"tags": ["parameters"]})
+
+
+def standard_cells(title_markdown: str, extra_parameters: str = "") -> list[nbformat.NotebookNode]:
+    """Title, setup cell, parameters cell, resolve cell."""
+    return [
+        nbformat.v4.new_markdown_cell(title_markdown),
+        nbformat.v4.new_code_cell(SETUP_CELL),
+        parameters_cell(extra_parameters),
+        nbformat.v4.new_code_cell(RESOLVE_CELL),
+    ]
