@@ -1,0 +1,43 @@
+"""Controls wired to a plotly figure: the one pattern every interactive cell uses.
+
+A plain ``go.Figure`` is re-drawn inside an ``ipywidgets.Output`` when a control changes.
+This renders the same in JupyterLab 4, Notebook 7, Voila, VS Code and Colab, without the
+extra front-end package ``FigureWidget`` needs (see README, "Widgets").
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import ipywidgets as widgets
+from IPython.display import display
+
+
+def interactive_figure(make_figure: Callable[..., object], **controls: widgets.ValueWidget) -> widgets.VBox:
+    """A box of ``controls`` above the figure ``make_figure(**values)``, redrawn on every change.
+
+    A ``ValueError``/``TypeError``/``KeyError`` raised by ``make_figure`` (an empty text
+    box, say) is shown as a short message in place of the figure, never as a traceback.
+    """
+    output = widgets.Output()
+
+    def redraw(_change=None) -> None:
+        values = {name: control.value for name, control in controls.items()}
+        with output:
+            output.clear_output(wait=True)
+            try:
+                result = make_figure(**values)
+            except (ValueError, TypeError, KeyError) as problem:
+                display(widgets.HTML(f"<b>Nothing to show yet:</b> {_escape(str(problem))}"))
+                return
+            display(result)
+
+    for control in controls.values():
+        control.observe(redraw, names="value")
+    redraw()
+    box = widgets.VBox([widgets.HBox(list(controls.values())), output])
+    box.redraw = redraw  # lets tests and notebooks force a redraw
+    return box
+
+
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
