@@ -1,0 +1,130 @@
+"""Loaders on the real reference files (row counts from ../shared/data/README.md) and data resolution."""
+from __future__ import annotations
+
+import json
+import shutil
+
+import numpy as np
+import pytest
+
+from sbert_workbook import data
+from sbert_workbook.data import DataNotFoundError, load_nli, load_sts
+
+PUBLISHED_COUNTS = {"sts12": 3108, "sts13": 1500, "sts14": 3750, "sts15": 3000, "sts16": 1186}
+
+
+@pytest.mark.parametrize("name,pairs", PUBLISHED_COUNTS.items())
+def test_senteval_years_have_the_published_number_of_scored_pairs(shared_data, name, pairs):
+    sts = load_sts(name)
+    assert len(sts) == pairs == len(sts.sentences1) == len(sts.sentences2) == len(sts.subsets)
+    assert 0 <= sts.scores.min() and sts.scores.max() <= 5
+
+
+def test_senteval_skips_gold_without_input_and_unscored_pairs(shared_data):
+    assert "ALL" not in load_sts("sts12").subset_names()
+    assert "SMT" not in load_sts("sts13").subset_names()
+    sts16 = load_sts("sts16")
+    assert set(sts16.subset_names()) == {"answer-answer", "headlines", "plagiarism", "postediting", "question-question"}
+
+
+@pytest.mark.parametrize("split,pairs", [("train", 5749), ("dev", 1500), ("test", 1379)])
+def test_stsb_splits(shared_data, split, pairs):
+    stsb = load_sts("stsb", split)
+    assert len(stsb) == pairs
+    assert stsb.sentences1[0] and stsb.sentences2[0]
+
+
+def test_stsb_first_test_pair_matches_the_file(shared_data):
+    stsb = load_sts("stsb", "test")
+    assert (stsb.sentences1[0], stsb.sentences2[0], stsb.scores[0]) == (
+        "A girl is styling her hair.", "A girl is brushing her hair.", 2.5)
+
+
+@pytest.mark.parametrize("split,pairs", [("train", 4439), ("trial", 495), ("test", 4906)])
+def test_sick_relatedness_and_entailment_by_semeval_set(shared_data, split, pairs):
+    sick = load_sts("sickr", split)
+    assert len(sick) == pairs and 1 <= sick.scores.min() and sick.scores.max() <= 5
+    assert len(load_nli("sick_nli", split)) == pairs
+
+
+@pytest.mark.parametrize("name,pairs", [("snli", 9842), ("mnli", 9815)])
+def test_nli_dev_sets(shared_data, name, pairs):
+    nli = load_nli(name)
+    assert len(nli) == pairs
+    assert set(nli.labels) == {"entailment", "neutral", "contradiction"}
+    assert nli.label_ids().max() == 2
+
+
+def test_sample_is_seeded_and_keeps_file_order():
+    n = 500
+    full = data.StsData("toy", "test", [f"s{i}" for i in range(n)], [f"t{i}" for i in range(n)],
+                        np.linspace(0, 5, n), ["x"] * n)
+    first, again, other = full.sample(100, seed=1), full.sample(100, seed=1), full.sample(100, seed=2)
+    assert first.sentences1 == again.sentences1 != other.sentences1 and len(first) == 100
+    positions = [int(s[1:]) for s in first.sentences1]
+    assert positions == sorted(positions) and first.sentences2 == [f"t{i}" for i in positions]
+    assert np.allclose(first.scores, full.scores[positions])
+
+
+def test_resolution_order_explicit_then_env_then_shared(shared_data, tmp_path, monkeypatch):
+    explicit = tmp_path / "explicit"
+    (explicit / "sts").mkdir(parents=True)
+    shutil.copytree(shared_data / "sts" / "STS16-en-test", explicit / "sts" / "STS16-en-test")
+    lines = (explicit / "sts/STS16-en-test/STS.gs.headlines.txt").read_text().splitlines()
+    (explicit / "sts/STS16-en-test/STS.gs.headlines.txt").write_text("\n".join(["" for _ in lines]) + "\n")
+    env_root = tmp_path / "env"
+    shutil.copytree(explicit, env_root)
+    shutil.rmtree(env_root / "sts/STS16-en-test")
+    monkeypatch.setenv(data.DATA_ENV_VAR, str(env_root))
+    # explicit wins (its headlines subset has no scored pair), the env root lacks STS16, the shared copy has it all
+    assert "headlines" not in load_sts("sts16", data_dir=explicit).subset_names()
+    assert "headlines" in load_sts("sts16").subset_names()
+    assert data.data_roots()[0][0] == "$SBERT_WORKBOOK_DATA"
+
+
+def test_missing_data_offline_lists_where_it_looked(tmp_path, monkeypatch):
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setattr(data, "repo_root", lambda: None)
+    monkeypatch.setenv(data.DATA_ENV_VAR, str(tmp_path))
+    with pytest.raises(DataNotFoundError) as error:
+        load_sts("sts14")
+    message = str(error.value)
+    assert str(tmp_path / "sts/STS14-en-test") in message and "mteb/sts14-sts" in message
+    assert "SBERT_WORKBOOK_DATA" in message and "predownload" in message
+
+
+def test_hub_fallback_maps_columns_and_rescales_stsb(monkeypatch, tmp_path):
+    import datasets as hf_datasets
+
+    calls = []
+
+    def fake_load_dataset(repo, config=None, split=None):
+        calls.append((repo, config, split))
+        if repo == "sentence-transformers/stsb":
+            return {"sentence1": ["a", "b"], "sentence2": ["c", "d"], "score": [0.2, 1.0]}
+        return {"premise": ["p"], "hypothesis": ["h"], "label": [2]}
+
+    monkeypatch.setattr(data, "repo_root", lambda: None)
+    monkeypatch.delenv(data.DATA_ENV_VAR, raising=False)
+    monkeypatch.setattr(hf_datasets, "load_dataset", fake_load_dataset)
+    monkeypatch.setattr("sbert_workbook.models.hub_is_reachable", lambda timeout_s=2.0: True)
+    stsb = load_sts("stsb", "dev")
+    assert np.allclose(stsb.scores, [1.0, 5.0]) and stsb.origin == "hub:sentence-transformers/stsb"
+    assert load_nli("snli").labels == ["contradiction"]
+    assert calls == [("sentence-transformers/stsb", None, "validation"), ("sentence-transformers/all-nli", "pair-class", "dev")]
+
+
+def test_wrong_kind_and_split_are_explained(shared_data):
+    with pytest.raises(ValueError, match="load_nli"):
+        load_sts("snli")
+    with pytest.raises(ValueError, match="has no split 'validation'"):
+        load_sts("stsb", "validation")
+    with pytest.raises(KeyError, match="Known:"):
+        load_sts("sts17")
+
+
+def test_jsonl_reader_names_the_line(tmp_path):
+    path = tmp_path / "bad.jsonl"
+    path.write_text(json.dumps({"premise": "p", "hypothesis": "h", "label": "entailment"}) + "\n{not json\n")
+    with pytest.raises(data.DataFormatError, match=r"bad.jsonl, line 2"):
+        data.read_nli_jsonl(path)

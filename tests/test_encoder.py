@@ -1,0 +1,65 @@
+"""Our encoder against sentence-transformers' encode on the same model, and the headline figure."""
+from __future__ import annotations
+
+import pytest
+import torch
+
+from sbert_workbook import load_sts
+from sbert_workbook.evaluation import evaluate_sts
+
+LONG_SENTENCE = " ".join(["the workbook explains why raw embeddings fail"] * 60)
+
+
+@pytest.fixture(scope="module")
+def sentences(shared_data):
+    stsb = load_sts("stsb", "test")
+    return stsb.sentences1[:150] + stsb.sentences2[:150] + [LONG_SENTENCE, "Short.", ""]
+
+
+def test_mean_pooling_equals_sentence_transformers_encode(encoder, st_model, sentences):
+    ours = encoder.encode(sentences, pooling="mean", batch_size=32, normalize=True)
+    theirs = st_model.encode(sentences, batch_size=32, convert_to_tensor=True, normalize_embeddings=True).cpu()
+    assert ours.shape == theirs.shape == (len(sentences), 384)
+    assert (ours - theirs).abs().max().item() <= 1e-5
+
+
+def test_batch_size_and_order_do_not_change_embeddings(encoder, sentences):
+    subset = sentences[:40] + [LONG_SENTENCE]
+    reference = encoder.encode(subset, batch_size=7)
+    assert torch.allclose(reference, encoder.encode(subset, batch_size=64), atol=1e-5)
+    reversed_ = encoder.encode(subset[::-1], batch_size=7)
+    assert torch.allclose(reference, reversed_.flip(0), atol=1e-5)
+
+
+def test_each_pooling_matches_the_hidden_states(encoder):
+    batch = ["A man plays a guitar.", "Two dogs run through a field of tall grass."]
+    states, mask = encoder.hidden_states(batch)
+    assert len(states) == encoder.num_hidden_states == 7
+    lengths = mask.sum(1)
+    last = states[-1]
+    expected = {
+        "cls": last[:, 0],
+        "mean": torch.stack([last[i, :lengths[i]].mean(0) for i in range(2)]),
+        "max": torch.stack([last[i, :lengths[i]].max(0).values for i in range(2)]),
+        "static": torch.stack([states[0][i, :lengths[i]].mean(0) for i in range(2)]),
+        "first_last_avg": torch.stack([(states[1][i, :lengths[i]].mean(0) + last[i, :lengths[i]].mean(0)) / 2 for i in range(2)]),
+        "last2_avg": torch.stack([(states[-2][i, :lengths[i]].mean(0) + last[i, :lengths[i]].mean(0)) / 2 for i in range(2)]),
+    }
+    for pooling, vectors in expected.items():
+        assert torch.allclose(encoder.encode(batch, pooling=pooling), vectors, atol=1e-5), pooling
+    assert torch.allclose(encoder.encode(batch, layers=[2, 4]),
+                          (encoder.encode(batch, layers=[2]) + encoder.encode(batch, layers=[4])) / 2, atol=1e-5)
+
+
+def test_long_sentences_are_truncated_like_sentence_transformers_with_a_warning(encoder, st_model):
+    with pytest.warns(UserWarning, match="1 of 2 sentences are longer than max_length=256"):
+        ours = encoder.encode([LONG_SENTENCE, "Short."], normalize=True)
+    theirs = st_model.encode([LONG_SENTENCE, "Short."], convert_to_tensor=True, normalize_embeddings=True).cpu()
+    assert (ours - theirs).abs().max().item() <= 1e-5
+
+
+def test_acceptance_figure_all_minilm_stsb_test_spearman(encoder, shared_data):
+    """Published: all-MiniLM-L6-v2, mean pooling, cosine, STS-B test: Spearman x 100 = 82.03 (±0.05)."""
+    table = evaluate_sts(encoder, ["stsb"], pooling="mean")
+    assert table.loc["stsb", "spearman"] == pytest.approx(82.03, abs=0.05)
+    assert table.loc["stsb", "pairs"] == 1379
