@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import numbers
 import warnings
 from collections.abc import Iterator, Sequence
 
@@ -50,9 +51,23 @@ class Encoder:
     def __repr__(self) -> str:
         return f"Encoder({self.name!r}, source={self.resolved.source!r}, device={str(self.device)!r})"
 
+    @property
+    def position_limit(self) -> int:
+        """The most tokens the model can read at once (its position embeddings, e.g. 512)."""
+        limit = self.tokenizer.model_max_length
+        if not isinstance(limit, int) or limit > 100_000:  # "no limit known" is stored as a huge number
+            limit = getattr(self.model.config, "max_position_embeddings", 512)
+        return int(limit)
+
     def hidden_states(self, sentences: Sequence[str] | str, max_length: int | None = None):
-        """All hidden states for one batch: (tuple of (batch, tokens, dim) tensors, attention_mask)."""
-        batch = self._tokenize(checked_sentences(sentences), max_length or self.max_length, pad=True)
+        """All hidden states for one batch: (tuple of (batch, tokens, dim) tensors, attention_mask).
+
+        Sentences longer than ``max_length`` tokens are truncated, with one warning per call.
+        """
+        sentences, max_length = checked_sentences(sentences), self._checked_max_length(max_length)
+        token_ids = self.tokenizer(sentences, add_special_tokens=True, truncation=False, verbose=False)["input_ids"]
+        _warn_about_truncation(token_ids, max_length, self.position_limit)
+        batch = self._pad([ids[:max_length] for ids in token_ids], max_length)
         with self._forward_context():
             output = self.model(**batch, output_hidden_states=True)
         return tuple(h.float() for h in output.hidden_states), batch["attention_mask"]
@@ -70,12 +85,15 @@ class Encoder:
         """Sentence vectors, shape (n, hidden_size), float32 on the CPU, in input order.
 
         Sentences are tokenized once, sorted by token length and batched so that padding
-        is minimal; sentences longer than ``max_length`` tokens are truncated (with a warning).
+        is minimal; sentences longer than ``max_length`` tokens are truncated, with one
+        warning per call that says how many were cut.
         """
-        sentences = checked_sentences(sentences)
-        max_length = max_length or self.max_length
-        token_ids = self.tokenizer(sentences, add_special_tokens=True, truncation=False)["input_ids"]
-        _warn_about_truncation(token_ids, max_length)
+        sentences, max_length = checked_sentences(sentences), self._checked_max_length(max_length)
+        if isinstance(batch_size, bool) or not isinstance(batch_size, numbers.Integral) or batch_size < 1:
+            raise ValueError(f"batch_size must be a whole number of at least 1, got {batch_size!r}.")
+        # verbose=False: our own warning below replaces the tokenizer's "indexing errors" one, which is wrong here
+        token_ids = self.tokenizer(sentences, add_special_tokens=True, truncation=False, verbose=False)["input_ids"]
+        _warn_about_truncation(token_ids, max_length, self.position_limit)
         order = sorted(range(len(sentences)), key=lambda i: -len(token_ids[i]))
         show_progress = len(sentences) >= PROGRESS_BAR_MIN_SENTENCES if show_progress is None else show_progress
         needs_all_layers = layers is not None or pooling not in TOKEN_POOLING_FUNCTIONS
@@ -96,9 +114,16 @@ class Encoder:
         states = output.hidden_states if needs_all_layers else (output.last_hidden_state,)
         return pool(states, batch["attention_mask"], pooling, layers).float().cpu()
 
-    def _tokenize(self, sentences: list[str], max_length: int, pad: bool):
-        batch = self.tokenizer(sentences, padding=pad, truncation=True, max_length=max_length, return_tensors="pt")
-        return {key: value.to(self.device) for key, value in batch.items()}
+    def _checked_max_length(self, max_length: int | None) -> int:
+        if max_length is None:
+            return self.max_length
+        limit = self.position_limit
+        if isinstance(max_length, bool) or not isinstance(max_length, numbers.Integral) or not 2 <= max_length <= limit:
+            raise ValueError(
+                f"max_length={max_length!r} is not possible for {self.name}: it must be a whole number from 2 "
+                f"([CLS] and [SEP]) up to the model's limit of {limit} tokens. Leave it out to use {self.max_length}."
+            )
+        return int(max_length)
 
     def _pad(self, token_id_lists: list[list[int]], max_length: int):
         if token_id_lists and any(len(ids) == max_length for ids in token_id_lists):
@@ -147,12 +172,14 @@ def _default_max_length(resolved: ResolvedModel, model) -> int:
     return min(int(getattr(model.config, "max_position_embeddings", 512)), 512)
 
 
-def _warn_about_truncation(token_ids: list[list[int]], max_length: int) -> None:
+def _warn_about_truncation(token_ids: list[list[int]], max_length: int, limit: int) -> None:
     too_long = sum(len(ids) > max_length for ids in token_ids)
     if too_long:
+        advice = (f"Pass a larger max_length (up to this model's limit of {limit}) to keep more of them."
+                  if max_length < limit else "That is this model's limit: split longer texts into parts to keep all of them.")
         warnings.warn(
             f"{too_long} of {len(token_ids)} sentences are longer than max_length={max_length} tokens and were "
-            "truncated. Pass a larger max_length (the model's limit is usually 512) to keep more of them.",
+            f"truncated. {advice}",
             stacklevel=3,
         )
 
