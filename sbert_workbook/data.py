@@ -88,6 +88,9 @@ def repo_root() -> Path | None:
 def data_roots(data_dir: str | os.PathLike | None = None) -> list[tuple[str, Path]]:
     """Where local data is looked for, in order, each with a label for messages."""
     roots = []
+    if data_dir is not None and not Path(data_dir).expanduser().exists():
+        raise DataNotFoundError(f"data_dir {str(data_dir)!r} does not exist. Pass the folder that holds the data "
+                                "(e.g. one with sts/STSBenchmark inside), or leave data_dir out to use the defaults.")
     if data_dir is not None:
         roots.append(("the path you passed", Path(data_dir).expanduser()))
     if os.environ.get(DATA_ENV_VAR):
@@ -119,6 +122,7 @@ def load_sts(name: str, split: str = "test", data_dir: str | os.PathLike | None 
     _check_split(entry, split)
     path = find_local(name, data_dir)
     data = _read_local_sts(entry, path, split) if path is not None else _load_sts_from_hub(entry, split, data_dir)
+    _check_not_empty(data, split)
     return data.sample(limit)
 
 
@@ -134,10 +138,16 @@ def load_nli(name: str, split: str | None = None, data_dir: str | os.PathLike | 
         data = read_sick_nli(path, split) if entry.layout == "sick" else read_nli_jsonl(path, name, split)
     else:
         data = _load_nli_from_hub(entry, split, data_dir)
+    _check_not_empty(data, split)
     if limit is not None and limit < len(data):
         data = NliData(data.name, data.split, data.premises[:limit], data.hypotheses[:limit], data.labels[:limit],
                        f"{data.origin} (first {limit})")
     return data
+
+
+def _check_not_empty(data: StsData | NliData, split: str) -> None:
+    if len(data) == 0:
+        raise DataFormatError(f"{data.origin} holds no pairs for the split {split!r}: is it the right file, and not empty?")
 
 
 def _check_split(entry: DataSource, split: str) -> None:
@@ -156,15 +166,28 @@ def _read_local_sts(entry: DataSource, path: Path, split: str) -> StsData:
 
 
 # ----------------------------------------------------------------------------- file readers
-def _numbered_lines(path: Path) -> Iterator[tuple[int, str]]:
-    """(line number, text) for every non-blank line; BOM and CRLF handled."""
+def _read_lines(path: Path) -> list[str]:
+    """The file's lines, decoded as UTF-8 (a BOM is dropped; \\n, \\r\\n and \\r end a line)."""
     if not path.is_file():
         raise DataNotFoundError(f"Data file {path} does not exist.")
-    with open(path, encoding="utf-8-sig", newline=None) as handle:
-        for number, line in enumerate(handle, start=1):
-            line = line.rstrip("\r\n")
-            if line.strip():
-                yield number, line
+    raw = path.read_bytes()
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        line = raw[:error.start].count(b"\n") + 1
+        raise DataFormatError(
+            f"{path}, line {line}: byte 0x{raw[error.start]:02x} is not valid UTF-8. Save the file as UTF-8 "
+            f"(e.g. `iconv -f latin1 -t utf-8 {path.name} > fixed.txt`)."
+        ) from None
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    return lines[:-1] if lines[-1] == "" else lines
+
+
+def _numbered_lines(path: Path) -> Iterator[tuple[int, str]]:
+    """(line number, text) for every non-blank line; BOM and CRLF handled."""
+    for number, line in enumerate(_read_lines(path), start=1):
+        if line.strip():
+            yield number, line
 
 
 def _parse_score(text: str, path: Path, number: int, score_range: tuple[float, float]) -> float:
@@ -173,7 +196,9 @@ def _parse_score(text: str, path: Path, number: int, score_range: tuple[float, f
     except ValueError:
         raise DataFormatError(f"{path}, line {number}: the score {text!r} is not a number.") from None
     low, high = score_range
-    if math.isnan(score) or not low <= score <= high:
+    if math.isnan(score):
+        raise DataFormatError(f"{path}, line {number}: the score is NaN; every pair needs a number in [{low}, {high}].")
+    if not low <= score <= high:
         raise DataFormatError(f"{path}, line {number}: the score {score} is outside the expected range [{low}, {high}].")
     return score
 
@@ -226,13 +251,16 @@ def read_senteval(folder: Path, name: str) -> StsData:
 
 
 def _senteval_subset(input_path: Path, gold_path: Path) -> Iterator[tuple[str, str, float]]:
-    with open(input_path, encoding="utf-8-sig", newline=None) as inputs, open(gold_path, encoding="utf-8-sig", newline=None) as golds:
-        input_lines, gold_lines = inputs.read().splitlines(), golds.read().splitlines()
+    input_lines, gold_lines = _read_lines(input_path), _read_lines(gold_path)
     while input_lines and not input_lines[-1].strip():
         input_lines.pop()
     if len(gold_lines) < len(input_lines):
         raise DataFormatError(f"{gold_path} has {len(gold_lines)} lines but {input_path} has {len(input_lines)}: "
                               "each input line needs a gold line (empty when unscored).")
+    extra = [n for n, gold in enumerate(gold_lines[len(input_lines):], start=len(input_lines) + 1) if gold.strip()]
+    if extra:
+        raise DataFormatError(f"{gold_path}, line {extra[0]}: a score without a sentence pair ({input_path} has only "
+                              f"{len(input_lines)} lines). Are the two files from the same subset?")
     for number, (pair, gold) in enumerate(zip(input_lines, gold_lines), start=1):
         if not gold.strip():
             continue
@@ -294,6 +322,9 @@ def read_nli_jsonl(path: Path, name: str = "nli", split: str = "dev") -> NliData
             raise DataFormatError(f"{path}, line {number}: expected a JSON object with premise, hypothesis and label ({error}).") from None
         if label not in NLI_LABELS:
             raise DataFormatError(f"{path}, line {number}: unknown label {label!r}; expected one of {NLI_LABELS}.")
+        if not (isinstance(premise, str) and isinstance(hypothesis, str)):
+            raise DataFormatError(f"{path}, line {number}: premise and hypothesis must be strings, got "
+                                  f"{premise!r} and {hypothesis!r}.")
         premises.append(premise)
         hypotheses.append(hypothesis)
         labels.append(label)
