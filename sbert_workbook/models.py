@@ -71,7 +71,10 @@ def resolve_model(name: str = "auto") -> ResolvedModel:
     embedded model), ``"embedded"``, a local folder, or a hub id such as
     ``bert-base-uncased`` (found in the cache, or downloaded when the hub is reachable).
     """
-    if not isinstance(name, (str, os.PathLike)) or not str(name).strip():
+    if not isinstance(name, (str, os.PathLike)):
+        raise ModelNotFoundError(f"Model name {name!r} ({type(name).__name__}) is not text: pass 'auto', 'embedded', "
+                                 "a hub id such as 'bert-base-uncased', or a folder.")
+    if not str(name).strip():
         raise ModelNotFoundError(f"Model name {name!r} is empty: pass 'auto', 'embedded', a hub id or a folder.")
     name = str(name).strip()
     if name == "auto":
