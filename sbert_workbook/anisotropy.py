@@ -1,0 +1,225 @@
+"""Measuring the anisotropy of an embedding space (``02_anisotropy.ipynb``).
+
+Pure functions on (n, dim) arrays or tensors: the mean cosine of random pairs (the
+"cone"), principal variance ratios, k nearest neighbours in chunks, the BERT-flow
+frequency-bucket table, and Wang & Isola's alignment and uniformity. One function,
+:func:`layer_views`, runs an encoder to collect per-layer vectors for them.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+import torch
+
+#: BERT-flow's frequency-rank buckets [0,100), [100,500), [500,5K), [5K, end).
+BERT_FLOW_BUCKETS: tuple[tuple[int, int | None], ...] = ((0, 100), (100, 500), (500, 5000), (5000, None))
+#: Published numbers for bert-base-uncased's word embeddings: Li et al. (2020), "On the Sentence
+#: Embeddings from Pre-trained Language Models" (BERT-flow), Table 1.
+BERT_FLOW_REFERENCE = {
+    "mean L2 norm": (0.95, 1.04, 1.22, 1.45),
+    "mean k-NN L2 distance (k=3)": (0.77, 0.93, 1.16, 1.30),
+}
+BERT_FLOW_SOURCE = "Li et al. (2020), BERT-flow, Table 1: bert-base-uncased word embeddings"
+
+
+def as_tensor(embeddings, dtype: torch.dtype = torch.float64) -> torch.Tensor:
+    """A 2-D CPU tensor from an array or tensor, with a clear error for anything else."""
+    x = embeddings.detach().cpu() if isinstance(embeddings, torch.Tensor) else torch.as_tensor(np.asarray(embeddings))
+    if x.ndim != 2 or x.shape[0] < 2:
+        raise ValueError(f"Expected a matrix of at least 2 vectors, shape (n, dim); got shape {tuple(x.shape)}.")
+    return x.to(dtype)
+
+
+def mean_cosine(embeddings) -> float:
+    """Mean cos(x_i, x_j) over all pairs i ≠ j, exactly: (‖Σ x̂_i‖² − n) / (n(n − 1)), x̂ = x/‖x‖."""
+    x = torch.nn.functional.normalize(as_tensor(embeddings), dim=1)
+    n = x.shape[0]
+    return float((x.sum(dim=0).square().sum() - n) / (n * (n - 1)))
+
+
+def random_pair_cosines(embeddings, n_pairs: int = 2000, seed: int = 0) -> np.ndarray:
+    """cos(x_i, x_j) for ``n_pairs`` random pairs with i ≠ j (a histogram of the cone)."""
+    x = torch.nn.functional.normalize(as_tensor(embeddings), dim=1)
+    rng = np.random.default_rng(seed)
+    i = rng.integers(0, len(x), n_pairs)
+    j = (i + rng.integers(1, len(x), n_pairs)) % len(x)  # never equal to i
+    return (x[i] * x[j]).sum(dim=1).numpy()
+
+
+def principal_variance_ratios(embeddings, center: bool = True) -> np.ndarray:
+    """σ_k² / Σ σ², the singular values σ of X (centred: PCA's explained variance ratios).
+
+    Uncentred (``center=False``) the first ratio is the share of ‖X‖² along one common
+    direction: close to 1 for a narrow cone, about 1/dim for an isotropic cloud.
+    """
+    x = as_tensor(embeddings)
+    if center:
+        x = x - x.mean(dim=0)
+    squared = torch.linalg.svdvals(x).square()
+    return (squared / squared.sum()).numpy()
+
+
+def knn(embeddings, k: int, queries: Sequence[int] | np.ndarray | None = None, chunk_size: int = 1024):
+    """L2 distances and indices of each query row's k nearest *other* rows, nearest first.
+
+    ``queries`` are row indices (all rows by default). Rows are compared in chunks of
+    ``chunk_size`` queries, so memory is chunk_size × n, never n × n.
+    """
+    x = as_tensor(embeddings, torch.float32)
+    queries = torch.arange(len(x)) if queries is None else torch.as_tensor(np.asarray(queries), dtype=torch.long)
+    if not 1 <= k < len(x):
+        raise ValueError(f"k={k} needs 1 ≤ k < number of vectors ({len(x)}).")
+    squared_norms = x.square().sum(dim=1)
+    distances, indices = [], []
+    for start in range(0, len(queries), chunk_size):
+        rows = queries[start:start + chunk_size]
+        d2 = squared_norms[rows, None] - 2 * x[rows] @ x.T + squared_norms[None, :]
+        d2[torch.arange(len(rows)), rows] = float("inf")  # a word is not its own neighbour
+        values, where = torch.topk(d2, k, dim=1, largest=False)
+        distances.append(values.clamp(min=0).sqrt())
+        indices.append(where)
+    return torch.cat(distances).numpy(), torch.cat(indices).numpy()
+
+
+def bucket_of(ranks: np.ndarray, buckets=BERT_FLOW_BUCKETS) -> np.ndarray:
+    """Index of each rank's bucket (-1 for unranked tokens or ranks beyond the last bucket)."""
+    ranks = np.asarray(ranks)
+    out = np.full(len(ranks), -1)
+    for b, (low, high) in enumerate(buckets):
+        out[(ranks >= low) & (ranks < (np.inf if high is None else high))] = b
+    return out
+
+
+def bucket_label(bucket: tuple[int, int | None]) -> str:
+    """'[500, 5K)' style names, as in the BERT-flow table."""
+    def short(n):
+        return "…" if n is None else (f"{n // 1000}K" if n >= 1000 and n % 1000 == 0 else str(n))
+    return f"[{short(bucket[0])}, {short(bucket[1])})"
+
+
+def frequency_bucket_table(embeddings, ranks, buckets=BERT_FLOW_BUCKETS, k_values: Sequence[int] = (3, 5, 7),
+                           queries_per_bucket: int | None = None, seed: int = 0, chunk_size: int = 1024) -> pd.DataFrame:
+    """BERT-flow's Table 1: mean L2 norm, mean k-NN L2 distance and k-NN dot product per rank bucket.
+
+    Only ranked tokens (rank ≥ 0) take part, as queries and as neighbours. The k-NN
+    dot product is the mean x·y over the same k nearest (by L2) neighbours y. With
+    ``queries_per_bucket`` the k-NN means use that many random tokens per bucket (the
+    norms always use all of them).
+    """
+    ranks = np.asarray(ranks)
+    x = as_tensor(embeddings, torch.float32)
+    if len(ranks) != len(x):
+        raise ValueError(f"{len(ranks)} ranks for {len(x)} vectors: give one rank per row (-1 = leave out).")
+    kept = np.flatnonzero(ranks >= 0)
+    x, buckets_of_rows = x[kept], bucket_of(ranks[kept], buckets)
+    rng = np.random.default_rng(seed)
+    columns = {}
+    for b, bucket in enumerate(buckets):
+        members = np.flatnonzero(buckets_of_rows == b)
+        if len(members) == 0:
+            raise ValueError(f"No ranked token falls in bucket {bucket_label(bucket)}; use fewer or smaller buckets.")
+        queries = members if queries_per_bucket is None or queries_per_bucket >= len(members) else \
+            np.sort(rng.choice(members, queries_per_bucket, replace=False))
+        distances, neighbours = knn(x, max(k_values), queries, chunk_size)
+        dots = (x[queries, None, :] * x[neighbours]).sum(dim=-1).numpy()
+        column = {"tokens": len(members), "mean L2 norm": float(x[members].norm(dim=1).mean())}
+        column.update({f"mean k-NN L2 distance (k={k})": float(distances[:, :k].mean()) for k in k_values})
+        column.update({f"mean k-NN dot product (k={k})": float(dots[:, :k].mean()) for k in k_values})
+        columns[bucket_label(bucket)] = column
+    table = pd.DataFrame(columns)
+    table.attrs["provenance"] = {"queries": "all ranked tokens" if queries_per_bucket is None else
+                                 f"at most {queries_per_bucket} random tokens per bucket (seed {seed})",
+                                 "neighbours": f"all {len(kept)} ranked tokens"}
+    return table
+
+
+def reference_beside(table: pd.DataFrame, reference=BERT_FLOW_REFERENCE) -> pd.DataFrame:
+    """The student's rows next to the published bert-base-uncased numbers, bucket by bucket."""
+    rows = {}
+    for metric, published in reference.items():
+        rows[f"{metric} — yours"] = table.loc[metric].astype(float).to_numpy()
+        rows[f"{metric} — bert-base-uncased, published"] = np.asarray(published, dtype=float)
+    return pd.DataFrame(rows, index=table.columns).T
+
+
+def alignment(x, y, alpha: float = 2.0) -> float:
+    """ℓ_align = E ‖f(x) − f(y)‖^α over positive pairs (x_i, y_i), on unit-normalised vectors."""
+    x = torch.nn.functional.normalize(as_tensor(x), dim=1)
+    y = torch.nn.functional.normalize(as_tensor(y), dim=1)
+    if x.shape != y.shape:
+        raise ValueError(f"Pairs need equal shapes; got {tuple(x.shape)} and {tuple(y.shape)}.")
+    return float((x - y).norm(dim=1).pow(alpha).mean())
+
+
+def uniformity(embeddings, t: float = 2.0, chunk_size: int = 1024) -> float:
+    """ℓ_uniform = log E_{i<j} exp(−t ‖f(x_i) − f(x_j)‖²) on unit-normalised vectors (chunked)."""
+    x = torch.nn.functional.normalize(as_tensor(embeddings), dim=1)
+    n, total = len(x), torch.zeros((), dtype=torch.float64)
+    for start in range(0, n, chunk_size):
+        block = x[start:start + chunk_size]
+        d2 = (2 - 2 * block @ x.T).clamp(min=0)  # ‖a − b‖² = 2 − 2 a·b for unit vectors
+        later = torch.arange(n)[None, :] > torch.arange(start, start + len(block))[:, None]
+        total += torch.exp(-t * d2)[later].sum()
+    return float(torch.log(total / (n * (n - 1) / 2)))
+
+
+def layer_views(encoder, sentences: Sequence[str], batch_size: int = 32, max_tokens: int = 5000, seed: int = 0) -> dict:
+    """Per-layer vectors from one pass: {'mean': [...], 'cls': [...], 'tokens': [...]}, one (n, dim) array per layer.
+
+    'mean' and 'cls' are sentence vectors; 'tokens' holds at most ``max_tokens`` random
+    contextual token vectors ([CLS] and [SEP] left out), the same tokens in every layer.
+    """
+    means, cls, tokens = [], [], []
+    for start in range(0, len(sentences), batch_size):
+        states, mask = encoder.hidden_states(list(sentences[start:start + batch_size]))
+        mask = mask.to(states[0].device)
+        inner = mask.clone()
+        inner[:, 0] = 0  # [CLS]
+        inner[torch.arange(len(mask)), mask.sum(dim=1) - 1] = 0  # [SEP], the last real token
+        weights = mask.unsqueeze(-1).float()
+        means.append(torch.stack([(h * weights).sum(1) / weights.sum(1) for h in states]).cpu())
+        cls.append(torch.stack([h[:, 0] for h in states]).cpu())
+        tokens.append(torch.stack([h[inner.bool()] for h in states]).cpu())
+    tokens = torch.cat(tokens, dim=1)
+    keep = np.sort(np.random.default_rng(seed).permutation(tokens.shape[1])[:max_tokens])
+    return {"mean": list(torch.cat(means, dim=1).numpy()), "cls": list(torch.cat(cls, dim=1).numpy()),
+            "tokens": list(tokens[:, keep].numpy())}
+
+
+def layerwise_anisotropy(views: dict) -> pd.DataFrame:
+    """Mean random-pair cosine for every layer (rows) and view (columns) of :func:`layer_views`."""
+    table = pd.DataFrame({name: [mean_cosine(layer) for layer in layers] for name, layers in views.items()})
+    table.index.name = "layer (0 = embeddings)"
+    return table
+
+
+PROJECTIONS = {
+    "svd": "uncentred PCA: top singular directions, origin kept (shows the cone)",
+    "pca": "PCA: centred, the cone's common direction removed",
+    "umap": "UMAP: neighbourhoods, not distances to the origin",
+}
+
+
+def project(embeddings, method: str = "svd", n_components: int = 3, seed: int = 0) -> np.ndarray:
+    """Coordinates of each row in ``n_components`` dimensions by one of :data:`PROJECTIONS`.
+
+    'svd' keeps the origin at 0, so a cone stays a cone; 'pca' centres first; 'umap'
+    (umap-learn; its first call compiles with numba, ~15-30 s) keeps neighbourhoods.
+    """
+    x = as_tensor(embeddings)
+    if method in ("svd", "pca"):
+        if method == "pca":
+            x = x - x.mean(dim=0)
+        _, _, vh = torch.linalg.svd(x, full_matrices=False)
+        directions = vh[:n_components]
+        largest = directions.gather(1, directions.abs().argmax(dim=1, keepdim=True))
+        directions = directions * torch.where(largest < 0, -1.0, 1.0).to(directions.dtype)  # a fixed sign convention
+        return (x @ directions.T).numpy()
+    if method == "umap":
+        import umap
+
+        reducer = umap.UMAP(n_components=n_components, random_state=seed, n_neighbors=min(15, len(x) - 1))
+        return reducer.fit_transform(x.float().numpy())
+    raise ValueError(f"Unknown projection {method!r}: choose one of {', '.join(PROJECTIONS)}.")

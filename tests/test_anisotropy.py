@@ -1,0 +1,215 @@
+"""Anisotropy measures against synthetic data with known answers, brute force and reference code."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+from scipy.spatial.distance import cdist
+from sklearn.decomposition import PCA
+
+from sbert_workbook import anisotropy as an
+from sbert_workbook import word_frequency as wf
+
+
+# ----------------------------------------------------------------------------- the cone
+def test_mean_cosine_equals_brute_force_over_all_distinct_pairs():
+    x = np.random.default_rng(0).normal(size=(40, 6)) + 0.5
+    unit = x / np.linalg.norm(x, axis=1, keepdims=True)
+    cos = unit @ unit.T
+    brute = cos[~np.eye(len(x), dtype=bool)].mean()
+    assert an.mean_cosine(x) == pytest.approx(brute, abs=1e-12)
+
+
+def test_isotropic_gaussian_has_mean_cosine_near_zero_and_a_flat_spectrum():
+    x = np.random.default_rng(1).normal(size=(6000, 20))
+    assert abs(an.mean_cosine(x)) < 0.01
+    ratios = an.principal_variance_ratios(x)
+    assert ratios.sum() == pytest.approx(1.0)
+    assert ratios.max() < 1.3 / 20 and ratios.min() > 0.7 / 20
+
+
+def test_shifted_cone_has_high_mean_cosine_and_one_dominant_uncentred_direction():
+    x = np.random.default_rng(2).normal(size=(2000, 20)) + 4.0  # common direction (1, …, 1)
+    assert an.mean_cosine(x) > 0.9
+    ratios = an.principal_variance_ratios(x, center=False)
+    assert ratios[0] > 0.9
+    # centring removes the shared direction: what is left is isotropic again
+    assert an.principal_variance_ratios(x)[0] < 1.3 / 20
+
+
+def test_principal_variance_ratios_match_sklearn_pca():
+    x = np.random.default_rng(3).normal(size=(300, 8)) @ np.diag([5, 4, 3, 2, 1, 1, 0.5, 0.1])
+    expected = PCA().fit(x).explained_variance_ratio_
+    assert np.allclose(an.principal_variance_ratios(x), expected, atol=1e-10)
+
+
+def test_random_pair_cosines_never_pair_a_vector_with_itself():
+    # rows of the identity are orthogonal: every distinct pair has cosine 0, a self-pair would give 1
+    cosines = an.random_pair_cosines(np.eye(5), n_pairs=500, seed=0)
+    assert cosines.shape == (500,) and np.allclose(cosines, 0)
+
+
+def test_matrix_of_one_vector_is_rejected_with_a_clear_message():
+    with pytest.raises(ValueError, match="at least 2 vectors"):
+        an.mean_cosine(np.ones((1, 3)))
+
+
+# ----------------------------------------------------------------------------- k nearest neighbours
+@pytest.mark.parametrize("chunk_size", [1, 7, 1000])
+def test_knn_matches_brute_force_whatever_the_chunk_size(chunk_size):
+    x = np.random.default_rng(4).normal(size=(50, 5)).astype(np.float32)
+    queries = np.array([0, 3, 17, 49])
+    distances, indices = an.knn(x, k=4, queries=queries, chunk_size=chunk_size)
+    full = cdist(x[queries], x)
+    full[np.arange(len(queries)), queries] = np.inf
+    expected = np.argsort(full, axis=1)[:, :4]
+    assert np.array_equal(indices, expected)
+    assert np.allclose(distances, np.take_along_axis(full, expected, axis=1), atol=1e-4)
+
+
+def test_knn_rejects_k_as_large_as_the_set():
+    with pytest.raises(ValueError, match="k=3"):
+        an.knn(np.eye(3), k=3)
+
+
+# ----------------------------------------------------------------------------- the BERT-flow table
+def test_bucket_labels_read_like_the_paper():
+    assert [an.bucket_label(b) for b in an.BERT_FLOW_BUCKETS] == ["[0, 100)", "[100, 500)", "[500, 5K)", "[5K, …)"]
+    assert an.bucket_of(np.array([0, 99, 100, 4999, 5000, 10 ** 6, -1])).tolist() == [0, 0, 1, 2, 3, 3, -1]
+
+
+def test_frequency_bucket_table_equals_a_hand_computation():
+    # five tokens on a line; the unranked one at 1.5 would be everyone's neighbour if it took part
+    x = np.array([[1.0, 0], [2, 0], [4, 0], [7, 0], [1.5, 0]])
+    ranks = np.array([0, 1, 2, 3, -1])
+    table = an.frequency_bucket_table(x, ranks, buckets=((0, 2), (2, None)), k_values=(1, 2))
+    a, b = "[0, 2)", "[2, …)"
+    # norms: (1+2)/2 and (4+7)/2
+    assert table.loc["mean L2 norm", a] == pytest.approx(1.5) and table.loc["mean L2 norm", b] == pytest.approx(5.5)
+    # 1-NN: 0→1 (1), 1→0 (1) | 2→1 (2), 3→2 (3)
+    assert table.loc["mean k-NN L2 distance (k=1)"].tolist() == pytest.approx([1.0, 2.5])
+    # 2-NN: 0→{1,2} (1,3), 1→{0,2} (1,2) | 2→{1,3} (2,3), 3→{2,1} (3,5)
+    assert table.loc["mean k-NN L2 distance (k=2)"].tolist() == pytest.approx([1.75, 3.25])
+    # dot products with the same neighbours: (2, 2) | (8, 28); then (2,4),(2,8) | (8,28),(28,14)
+    assert table.loc["mean k-NN dot product (k=1)"].tolist() == pytest.approx([2.0, 18.0])
+    assert table.loc["mean k-NN dot product (k=2)"].tolist() == pytest.approx([4.0, 19.5])
+    assert table.loc["tokens"].tolist() == [2, 2]
+
+
+def test_frequency_bucket_table_with_sampled_queries_stays_close_to_the_full_table():
+    rng = np.random.default_rng(5)
+    x = rng.normal(size=(600, 8))
+    ranks = rng.permutation(600)
+    buckets = ((0, 100), (100, None))
+    full = an.frequency_bucket_table(x, ranks, buckets=buckets, k_values=(3,))
+    sampled = an.frequency_bucket_table(x, ranks, buckets=buckets, k_values=(3,), queries_per_bucket=80, seed=1)
+    assert np.allclose(full.loc["mean L2 norm"], sampled.loc["mean L2 norm"])  # norms always use every token
+    assert np.allclose(full.loc["mean k-NN L2 distance (k=3)"], sampled.loc["mean k-NN L2 distance (k=3)"], rtol=0.05)
+    assert "80 random tokens" in sampled.attrs["provenance"]["queries"]
+
+
+def test_empty_bucket_and_wrong_rank_count_are_explained():
+    with pytest.raises(ValueError, match="No ranked token falls in bucket"):
+        an.frequency_bucket_table(np.eye(4), np.arange(4), buckets=((0, 2), (10, None)), k_values=(1,))
+    with pytest.raises(ValueError, match="one rank per row"):
+        an.frequency_bucket_table(np.eye(4), np.arange(3))
+
+
+def test_reference_beside_pairs_each_metric_with_the_published_row():
+    table = an.frequency_bucket_table(np.random.default_rng(6).normal(size=(6000, 4)), np.arange(6000), k_values=(3,),
+                                      queries_per_bucket=20)
+    beside = an.reference_beside(table)
+    assert list(beside.columns) == list(table.columns)
+    for metric, published in an.BERT_FLOW_REFERENCE.items():
+        assert beside.loc[f"{metric} — yours"].tolist() == pytest.approx(table.loc[metric].tolist())
+        assert beside.loc[f"{metric} — bert-base-uncased, published"].tolist() == list(published)
+
+
+# ----------------------------------------------------------------------------- alignment and uniformity
+def test_alignment_by_hand_and_scale_invariant():
+    x, y = np.array([[3.0, 0], [0, 2]]), np.array([[0, 5.0], [0, 1]])
+    # pair 1: unit vectors (1,0),(0,1): ‖·‖² = 2; pair 2: identical directions: 0
+    assert an.alignment(x, y) == pytest.approx(1.0)
+    assert an.alignment(x, y, alpha=1) == pytest.approx(np.sqrt(2) / 2)
+
+
+def test_uniformity_matches_wang_and_isola_reference_code():
+    x = torch.randn(300, 16, generator=torch.Generator().manual_seed(7))
+    unit = torch.nn.functional.normalize(x.double(), dim=1)
+    reference = torch.pdist(unit, p=2).pow(2).mul(-2).exp().mean().log()  # Wang & Isola (2020), Appendix
+    assert an.uniformity(x, chunk_size=37) == pytest.approx(float(reference), abs=1e-9)
+
+
+def test_collapsed_embeddings_are_maximally_non_uniform():
+    assert an.uniformity(np.ones((10, 3))) == pytest.approx(0.0)
+
+
+# ----------------------------------------------------------------------------- projections
+def test_svd_projection_keeps_the_cone_on_one_side_of_the_origin():
+    x = np.random.default_rng(8).normal(size=(200, 10)) + 3
+    points = an.project(x, "svd")
+    assert points.shape == (200, 3)
+    assert (np.abs(points[:, 0]) > 0).all() and len(set(np.sign(points[:, 0]))) == 1
+
+
+def test_pca_projection_matches_sklearn_up_to_sign():
+    x = np.random.default_rng(9).normal(size=(100, 6)) @ np.diag([4, 3, 2, 1, 1, 1])
+    expected = PCA(n_components=3).fit_transform(x)
+    assert np.allclose(np.abs(an.project(x, "pca")), np.abs(expected), atol=1e-8)
+
+
+def test_umap_projection_gives_finite_coordinates():
+    points = an.project(np.random.default_rng(10).normal(size=(40, 5)), "umap", seed=0)
+    assert points.shape == (40, 3) and np.isfinite(points).all()
+
+
+def test_unknown_projection_names_the_choices():
+    with pytest.raises(ValueError, match="svd, pca, umap"):
+        an.project(np.eye(4), "tsne")
+
+
+# ----------------------------------------------------------------------------- layer views on the real model
+def test_layer_views_agree_with_the_encoders_poolings(encoder):
+    sentences = ["A man is playing a guitar.", "Dogs run.", "The weather today is sunny and warm in the city centre."]
+    views = an.layer_views(encoder, sentences, batch_size=2)
+    assert [len(views[name]) for name in ("mean", "cls", "tokens")] == [encoder.num_hidden_states] * 3
+    assert np.allclose(views["mean"][-1], encoder.encode(sentences, pooling="mean").numpy(), atol=1e-5)
+    assert np.allclose(views["mean"][0], encoder.encode(sentences, pooling="static").numpy(), atol=1e-5)
+    assert np.allclose(views["cls"][-1], encoder.encode(sentences, pooling="cls").numpy(), atol=1e-5)
+    real_tokens = sum(len(ids) for ids in encoder.tokenizer(sentences, add_special_tokens=False)["input_ids"])
+    assert views["tokens"][0].shape == (real_tokens, encoder.hidden_size)
+    table = an.layerwise_anisotropy(views)
+    assert table.shape == (encoder.num_hidden_states, 3)
+    assert table.loc[2, "tokens"] == pytest.approx(an.mean_cosine(views["tokens"][2]))
+
+
+# ----------------------------------------------------------------------------- word frequency
+def test_frequency_ranks_by_hand():
+    freqs = np.array([0.1, 0.0, 0.5, 0.1, 0.3])
+    assert wf.frequency_ranks(freqs).tolist() == [2, -1, 0, 3, 1]  # tie 0.1/0.1 keeps id order
+    eligible = np.array([True, True, True, True, False])
+    assert wf.frequency_ranks(freqs, eligible).tolist() == [1, -1, 0, 2, -1]
+
+
+def test_corpus_counts_rank_tokens_and_skip_special_ones(encoder):
+    tok = encoder.tokenizer
+    freqs = wf.corpus_token_frequencies(tok, ["the cat and the dog", "the [SEP] cat"], "two toy sentences")
+    the, cat = tok.convert_tokens_to_ids(["the", "cat"])
+    assert freqs.ranks[the] == 0 and freqs.ranks[cat] == 1
+    assert freqs.frequencies[the] == pytest.approx(3 / 7)  # the×3, cat×2, and, dog
+    assert freqs.ranks[tok.sep_token_id] == -1 and freqs.ranks[tok.convert_tokens_to_ids("[unused0]")] == -1
+    assert "two toy sentences" in freqs.describe()
+    assert [freqs.tokens[i] for i in freqs.ranked_ids()[:2]] == ["the", "cat"]
+    log_freq = wf.sentence_log_frequency(tok, ["the dog", "zebra"], freqs)
+    assert log_freq[0] == pytest.approx((np.log10(3 / 7) + np.log10(1 / 7)) / 2) and np.isnan(log_freq[1])
+
+
+def test_wordfreq_frequencies_follow_the_wordfreq_list(encoder):
+    import wordfreq
+
+    freqs = wf.wordfreq_token_frequencies(encoder.tokenizer, n_words=1000)
+    the, of = encoder.tokenizer.convert_tokens_to_ids(["the", "of"])
+    assert freqs.ranks[the] == 0
+    expected = wordfreq.word_frequency("the", "en") / wordfreq.word_frequency("of", "en")
+    assert freqs.frequencies[the] / freqs.frequencies[of] == pytest.approx(expected, rel=0.05)
+    assert "wordfreq" in freqs.corpus and "1000 words" in freqs.corpus
