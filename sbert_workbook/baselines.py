@@ -1,0 +1,177 @@
+"""SBERT's Table 1 baselines: the published rows as data, and the student's recomputation.
+
+Introduced in ``03_pooling_and_sts.ipynb``. One forward pass per sentence serves every
+pooling (:class:`MultiPoolingEncoder`), so the static / CLS / mean / first_last_avg rows
+of the table cost about as much as one of them.
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+import pandas as pd
+import torch
+
+from .datasets import SEVEN_STS_SETS
+from .evaluation import cosine_similarity, evaluate_sts
+from .pooling import POOLINGS, pool
+from .text_input import checked_sentences
+
+TABLE1_SOURCE = (
+    "Reimers & Gurevych (2019), Sentence-BERT: Sentence Embeddings using Siamese BERT-Networks, EMNLP-IJCNLP, "
+    "Table 1: Spearman rank correlation x 100 between cosine similarity and gold labels, test sets, "
+    "pairs of all subsets pooled ('all' aggregation), no STS training data"
+)
+TABLE1_COLUMNS = (*SEVEN_STS_SETS, "avg")
+#: Rows of SBERT Table 1 as printed (the paper's own "avg" column is kept, not recomputed).
+TABLE1_ROWS: dict[str, tuple[float, ...]] = {
+    "Avg. GloVe embeddings": (55.14, 70.66, 59.73, 68.25, 63.66, 58.02, 53.76, 61.32),
+    "Avg. BERT embeddings": (38.78, 57.98, 57.98, 63.15, 61.06, 46.35, 58.40, 54.81),
+    "BERT CLS-vector": (20.16, 30.01, 20.09, 36.88, 38.08, 16.50, 42.63, 29.19),
+    "InferSent - Glove": (52.86, 66.75, 62.15, 72.77, 66.87, 68.03, 65.65, 65.01),
+    "Universal Sentence Encoder": (64.49, 67.80, 64.61, 76.83, 73.18, 74.92, 76.69, 71.22),
+    "SBERT-NLI-base": (70.97, 76.53, 73.19, 79.09, 74.30, 77.03, 72.91, 74.89),
+    "SBERT-NLI-large": (72.27, 78.46, 74.90, 80.99, 76.25, 79.23, 73.75, 76.55),
+}
+#: all-MiniLM-L6-v2 (mean pooling, cosine) on the STS-B test set, Spearman x 100.
+ALL_MINILM_STSB = 82.03
+ALL_MINILM_SOURCE = "sentence-transformers/all-MiniLM-L6-v2 on STS-B test (shared data README; reproduced by the test suite)"
+#: Which published row each recomputed pooling stands beside.
+POOLING_TO_TABLE1_ROW = {
+    "static": "Avg. GloVe embeddings",  # a bag of static word vectors
+    "mean": "Avg. BERT embeddings",
+    "cls": "BERT CLS-vector",
+    "first_last_avg": None,  # not in SBERT's table; BERT-flow's "last2avg"
+    "trained": "SBERT-NLI-base",
+}
+BASELINE_POOLINGS = ("static", "cls", "mean", "first_last_avg")
+
+
+def published_table1(rows: Sequence[str] | None = None) -> pd.DataFrame:
+    """SBERT Table 1 (``rows`` of it, all by default) as a DataFrame; ``attrs['source']`` cites it."""
+    chosen = list(rows) if rows is not None else list(TABLE1_ROWS)
+    unknown = [row for row in chosen if row not in TABLE1_ROWS]
+    if unknown:
+        raise KeyError(f"Unknown Table 1 rows {unknown}; known: {', '.join(TABLE1_ROWS)}.")
+    table = pd.DataFrame([TABLE1_ROWS[row] for row in chosen], index=chosen, columns=TABLE1_COLUMNS)
+    table.index.name = "published (SBERT Table 1)"
+    table.attrs["source"] = TABLE1_SOURCE
+    return table
+
+
+class MultiPoolingEncoder:
+    """An :class:`~sbert_workbook.encoder.Encoder` seen through every pooling at once.
+
+    ``encode(sentences, pooling)`` runs the model once per new sentence, pools its hidden
+    states in all ``poolings`` and caches them, so asking for the next pooling is free.
+    It has ``resolved`` and ``encode`` like an Encoder, so ``evaluate_sts`` accepts it.
+    """
+
+    def __init__(self, encoder, poolings: Sequence[str] = POOLINGS, batch_size: int = 32):
+        unknown = [p for p in poolings if p not in POOLINGS]
+        if unknown:
+            raise ValueError(f"Unknown poolings {unknown}; choose from {', '.join(POOLINGS)}.")
+        self.encoder, self.poolings, self.batch_size = encoder, tuple(poolings), batch_size
+        self.resolved = encoder.resolved
+        self._cache: dict[str, dict[str, torch.Tensor]] = {p: {} for p in self.poolings}
+
+    def __repr__(self) -> str:
+        return f"MultiPoolingEncoder({self.encoder!r}, poolings={self.poolings}, cached={len(self._cache[self.poolings[0]])})"
+
+    def encode(self, sentences, pooling: str = "mean", batch_size: int | None = None, **_ignored) -> torch.Tensor:
+        """Sentence vectors (n, dim) for ``pooling``, float32 on the CPU, in input order."""
+        if pooling not in self._cache:
+            raise ValueError(f"Pooling {pooling!r} was not prepared; this encoder pools {', '.join(self.poolings)}.")
+        sentences = checked_sentences(sentences)
+        missing = sorted({s for s in sentences if s not in self._cache[pooling]}, key=len)
+        size = batch_size or self.batch_size
+        for start in range(0, len(missing), size):
+            self._add(missing[start:start + size])
+        return torch.stack([self._cache[pooling][s] for s in sentences])
+
+    def _add(self, batch: list[str]) -> None:
+        states, mask = self.encoder.hidden_states(batch)
+        for name in self.poolings:
+            vectors = pool(states, mask, name).float().cpu()
+            self._cache[name].update(zip(batch, vectors))
+
+
+def sentence_transformers_pooling(encoder) -> str | None:
+    """The pooling a sentence-transformers model was trained with (``1_Pooling/config.json``), or None.
+
+    None means the folder is a plain transformer (e.g. ``bert-base-uncased``): not trained for similarity.
+    """
+    config = encoder.resolved.path / "1_Pooling" / "config.json"
+    if not config.is_file():
+        return None
+    modes = json.loads(config.read_text())
+    if isinstance(modes.get("pooling_mode"), str):  # the newer single-key form
+        return {"mean_tokens": "mean", "cls_token": "cls", "max_tokens": "max"}.get(modes["pooling_mode"], modes["pooling_mode"])
+    for key, name in (("pooling_mode_mean_tokens", "mean"), ("pooling_mode_cls_token", "cls"), ("pooling_mode_max_tokens", "max")):
+        if modes.get(key):
+            return name
+    return None
+
+
+def baseline_table(
+    encoder,
+    poolings: Sequence[str] = BASELINE_POOLINGS,
+    datasets: Sequence[str] = SEVEN_STS_SETS,
+    aggregation: str = "all",
+    limit: int | None = None,
+    data_dir=None,
+) -> pd.DataFrame:
+    """Spearman x 100 per data set (columns, plus ``avg``) for each pooling (rows) of one model.
+
+    ``encoder`` may be an Encoder or a :class:`MultiPoolingEncoder` (reused, so its cache
+    serves later calls). ``attrs['provenance']`` says what produced the table.
+    """
+    multi = encoder if isinstance(encoder, MultiPoolingEncoder) else MultiPoolingEncoder(encoder, poolings)
+    rows, provenance = {}, {}
+    for name in poolings:
+        table = evaluate_sts(multi, datasets, name, aggregation=aggregation, data_dir=data_dir, limit=limit)
+        rows[name] = table["spearman"]
+        provenance = dict(table.attrs["provenance"], pooling=", ".join(poolings))
+        provenance["pairs"] = ", ".join(f"{d} {n}" for d, n in table["pairs"].items() if d != "avg")
+    result = pd.DataFrame(rows).T
+    result.index.name = "pooling"
+    result.attrs["provenance"] = provenance
+    return result
+
+
+def beside_published(recomputed: pd.DataFrame, model_label: str, trained_pooling: str | None = None) -> pd.DataFrame:
+    """Each recomputed row followed by the published Table 1 row it stands beside.
+
+    Rows pair up as in :data:`POOLING_TO_TABLE1_ROW`. When the model was itself trained for
+    similarity with ``trained_pooling`` (see :func:`sentence_transformers_pooling`), that row
+    is the trained model and stands beside SBERT-NLI-base instead. A ``source`` column says
+    which rows ran here and which are quoted.
+    """
+    published = published_table1()
+    lines = []
+    for name, values in recomputed.iterrows():
+        trained = name == trained_pooling
+        label = f"{name} ({model_label}{', trained for similarity' if trained else ''})"
+        lines.append({"row": label, "source": "recomputed here", **values.to_dict()})
+        partner = POOLING_TO_TABLE1_ROW["trained"] if trained else POOLING_TO_TABLE1_ROW.get(name)
+        if partner is not None:
+            lines.append({"row": partner, "source": "published, SBERT Table 1", **published.loc[partner].to_dict()})
+    table = pd.DataFrame(lines).set_index("row")
+    table.attrs = {"provenance": recomputed.attrs.get("provenance", {}), "source": TABLE1_SOURCE}
+    return table
+
+
+def pair_cosines(encoders: dict[str, object], sentence1: str, sentence2: str) -> dict[str, float]:
+    """cos(u, v) of one sentence pair under each labelled (encoder, pooling): ``{label: cosine}``.
+
+    ``encoders`` maps a label to ``(encoder, pooling)``; a :class:`MultiPoolingEncoder`
+    makes every pooling of one model cost a single forward pass.
+    """
+    if not sentence1.strip() or not sentence2.strip():
+        raise ValueError("Type a sentence in both boxes to compare them.")
+    cosines = {}
+    for label, (encoder, pooling) in encoders.items():
+        u, v = encoder.encode([sentence1, sentence2], pooling=pooling)
+        cosines[label] = float(cosine_similarity(u[None], v[None])[0])
+    return cosines
+

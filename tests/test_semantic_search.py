@@ -1,0 +1,72 @@
+"""Top-k search against sentence-transformers' own search; the pair loop's cost model."""
+from __future__ import annotations
+
+import copy
+
+import pytest
+import torch
+from sentence_transformers import util
+
+from sbert_workbook.semantic_search import (
+    SearchIndex, pair_loop_scores, search_corpus, time_bi_vs_pair_loop, timing_table, top_k,
+)
+
+CORPUS = ["A man is playing a guitar.", "A woman is slicing an onion.", "Two dogs run along the beach.",
+          "The stock market fell sharply today.", "A man plays the guitar on stage.", "Kids are playing in the park."]
+
+
+def test_top_k_agrees_with_sentence_transformers_semantic_search():
+    generator = torch.Generator().manual_seed(0)
+    queries, corpus = torch.randn(3, 16, generator=generator), torch.randn(50, 16, generator=generator)
+    scores, indices = top_k(queries, corpus, k=4)
+    reference = util.semantic_search(queries, corpus, top_k=4)
+    for i, hits in enumerate(reference):
+        assert indices[i].tolist() == [hit["corpus_id"] for hit in hits]
+        assert scores[i].tolist() == pytest.approx([hit["score"] for hit in hits], abs=1e-5)
+
+
+def test_top_k_refuses_vectors_of_another_size():
+    with pytest.raises(ValueError, match="same model"):
+        top_k(torch.ones(2, 8), torch.ones(5, 16))
+
+
+def test_search_finds_the_paraphrase_and_matches_sentence_transformers(encoder, st_model):
+    index = SearchIndex(encoder, CORPUS)
+    result = index.search("Someone is playing the guitar.", k=3)
+    reference = util.semantic_search(st_model.encode(["Someone is playing the guitar."], convert_to_tensor=True),
+                                     st_model.encode(CORPUS, convert_to_tensor=True), top_k=3)[0]
+    assert result["sentence"].tolist() == [CORPUS[hit["corpus_id"]] for hit in reference]
+    assert result["cosine"].tolist() == pytest.approx([hit["score"] for hit in reference], abs=1e-4)
+    assert set(result["sentence"].iloc[:2]) == {CORPUS[0], CORPUS[4]}
+    with pytest.raises(ValueError, match="empty"):
+        index.search("   ")
+
+
+def test_pair_loop_runs_the_model_once_per_candidate(encoder):
+    counting = copy.deepcopy(encoder)
+    calls = []
+    counting.model.register_forward_hook(lambda module, args, kwargs_output: calls.append(1))
+    scores = pair_loop_scores(counting, "A man is playing a guitar.", CORPUS[:4])
+    assert len(calls) == 4 and scores.shape == (4,)
+    assert ((-1 <= scores) & (scores <= 1)).all()
+
+
+def test_timing_table_extrapolates_from_the_measured_costs():
+    table = timing_table(n=4, build_s=1.0, query_s=0.01, per_pair_s=2.0, measured_pairs=2).set_index(["approach", "task"])
+    loop = "cross-encoder-style pair loop"
+    assert table.loc[(loop, "answer one query"), "seconds"] == 8.0  # 4 pairs x 2 s
+    assert table.loc[(loop, "most similar pair among 4"), "seconds"] == 12.0  # 4*3/2 = 6 pairs x 2 s
+    assert table.loc[("bi-encoder", "embed the corpus once"), "seconds"] == 1.0
+
+
+def test_measured_timing_covers_both_approaches(encoder):
+    table = time_bi_vs_pair_loop(SearchIndex(encoder, CORPUS), "a guitar", pair_sample=2)
+    assert set(table["approach"]) == {"bi-encoder", "cross-encoder-style pair loop"}
+    assert (table["seconds"] > 0).all()
+
+
+def test_search_corpus_starts_with_sts_b_and_has_no_duplicates(shared_data):
+    first_line = (shared_data / "sts" / "STSBenchmark" / "sts-test.csv").read_text(encoding="utf-8").splitlines()[0]
+    corpus = search_corpus(300, data_dir=shared_data)
+    assert corpus[0] == first_line.split("\t")[5]
+    assert len(corpus) == 300 == len(set(corpus))
