@@ -1,0 +1,114 @@
+"""The Siamese network of Sentence-BERT: one transformer, a pooling, an optional classifier.
+
+Introduced in ``04_siamese_finetuning.ipynb``. Both sentences of a pair go through the
+*same* weights ("Siamese"); their pooled vectors u and v are what the objectives in
+:mod:`sbert_workbook.losses` see.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import torch
+from torch import nn
+
+from .devices import pick_device
+from .encoder import Encoder
+from .losses import SBERT_PAIR_FEATURES, ClassifierHead
+from .models import ResolvedModel, resolve_model
+from .pooling import TOKEN_POOLING_FUNCTIONS
+
+#: A small BERT for "training from scratch" on a CPU: 4 layers of width 256 (about 11 M parameters
+#: with the 30,522-token vocabulary, most of them in the word embeddings).
+SMALL_BERT = {"hidden_size": 256, "num_hidden_layers": 4, "num_attention_heads": 4, "intermediate_size": 1024}
+
+
+class SiameseModel(nn.Module):
+    """Transformer + token pooling (+ classifier head): sentences in, vectors (and a loss) out."""
+
+    def __init__(self, transformer, tokenizer, resolved: ResolvedModel, pooling: str = "mean", max_length: int = 128):
+        super().__init__()
+        if pooling not in TOKEN_POOLING_FUNCTIONS:
+            raise ValueError(f"Training pools the last layer: choose pooling from {', '.join(TOKEN_POOLING_FUNCTIONS)}, not {pooling!r}.")
+        self.transformer, self.tokenizer, self.resolved = transformer, tokenizer, resolved
+        self.pooling, self.max_length = pooling, max_length
+        self.head: ClassifierHead | None = None
+
+    @property
+    def dim(self) -> int:
+        return self.transformer.config.hidden_size
+
+    @property
+    def device(self) -> torch.device:
+        return next(self.parameters()).device
+
+    def add_classifier(self, num_labels: int = 3, parts=SBERT_PAIR_FEATURES) -> ClassifierHead:
+        """Attach the softmax classifier W·(u, v, |u−v|) the NLI objective trains (and then throws away)."""
+        self.head = ClassifierHead(self.dim, num_labels, parts).to(self.device)
+        return self.head
+
+    def tokenize(self, sentences: list[str]) -> dict[str, torch.Tensor]:
+        return self.tokenizer(list(sentences), padding=True, truncation=True, max_length=self.max_length, return_tensors="pt")
+
+    def forward(self, input_ids, attention_mask, token_type_ids=None) -> torch.Tensor:
+        """u = pool(BERT(sentence)): one vector per row of ``input_ids``."""
+        output = self.transformer(input_ids=input_ids, attention_mask=attention_mask, token_type_ids=token_type_ids)
+        return TOKEN_POOLING_FUNCTIONS[self.pooling](output.last_hidden_state, attention_mask)
+
+    def embed_columns(self, columns: list[list[str]]) -> list[torch.Tensor]:
+        """Embed every column (premises, hypotheses, …) in one forward pass; one tensor per column."""
+        sizes = [len(column) for column in columns]
+        features = self.tokenize([sentence for column in columns for sentence in column])
+        embeddings = self(**{key: value.to(self.device) for key, value in features.items()})
+        return list(torch.split(embeddings, sizes))
+
+    def encoder(self) -> Encoder:
+        """The workbook's :class:`~sbert_workbook.encoder.Encoder` over these weights (eval mode), for evaluate_sts."""
+        return Encoder(self.transformer, self.tokenizer, self.resolved, self.device, self.max_length)
+
+    def save(self, folder: str | Path) -> Path:
+        """Save a folder that :func:`~sbert_workbook.load_encoder` can load (plus ``head.safetensors``)."""
+        from safetensors.torch import save_file
+
+        folder = Path(folder)
+        self.transformer.save_pretrained(folder)
+        self.tokenizer.save_pretrained(folder)
+        if self.head is not None:
+            save_file({k: v.contiguous() for k, v in self.head.state_dict().items()}, str(folder / "head.safetensors"))
+        return folder
+
+    @classmethod
+    def from_pretrained(cls, name: str = "auto", pooling: str = "mean", max_length: int = 128, device=None) -> SiameseModel:
+        """A trainable Siamese model from any name :func:`~sbert_workbook.resolve_model` understands."""
+        from transformers import AutoModel, AutoTokenizer
+
+        resolved = resolve_model(name)
+        print(f"Model: {resolved.describe()}")
+        tokenizer = AutoTokenizer.from_pretrained(resolved.path)
+        transformer = AutoModel.from_pretrained(resolved.path)
+        return cls(transformer, tokenizer, resolved, pooling, max_length).to(pick_device(device))
+
+    @classmethod
+    def from_scratch(cls, tokenizer_from: str = "embedded", pooling: str = "mean", max_length: int = 128,
+                     device=None, seed: int = 0, **config) -> SiameseModel:
+        """A freshly initialised BERT (``SMALL_BERT`` sizes unless overridden) with another model's tokenizer.
+
+        Nothing in it has been trained: it is the honest "before" of a training run.
+        """
+        from transformers import AutoTokenizer, BertConfig, BertModel
+
+        tokenizer_source = resolve_model(tokenizer_from)
+        tokenizer = AutoTokenizer.from_pretrained(tokenizer_source.path)
+        sizes = {**SMALL_BERT, **config}
+        torch.manual_seed(seed)
+        transformer = BertModel(BertConfig(vocab_size=tokenizer.vocab_size, **sizes), add_pooling_layer=False)
+        shape = f"{sizes['num_hidden_layers']} layers × {sizes['hidden_size']}"
+        resolved = ResolvedModel("scratch", Path("(in memory)"), "fresh random initialisation", f"BERT {shape}, random init",
+                                 f"seed {seed}", f"randomly initialised BERT ({shape}) with the tokenizer of {tokenizer_source.model_id}")
+        print(f"Model: {resolved.describe()}")
+        return cls(transformer, tokenizer, resolved, pooling, max_length).to(pick_device(device))
+
+    def renamed(self, model_id: str, reason: str) -> SiameseModel:
+        """Relabel the model for tables, e.g. after training: ``model.renamed('… + NLI (200 steps)', '…')``."""
+        r = self.resolved
+        self.resolved = ResolvedModel(r.requested, r.path, "trained in this notebook", model_id, r.revision, reason)
+        return self

@@ -1,0 +1,144 @@
+"""fit: resumes an interrupted run to the same weights, backs off on out-of-memory, follows the paper's schedule."""
+from __future__ import annotations
+
+import pytest
+import torch
+
+import sbert_workbook as sbw
+from sbert_workbook import training
+from sbert_workbook.evaluation import evaluate_sts_data
+from sbert_workbook.nli_batches import nli_pairs
+from sbert_workbook.siamese import SiameseModel
+from sbert_workbook.training import TrainingConfig, batch_plan, fit, load_best, mixed_precision_for
+
+TINY = {"hidden_size": 32, "num_hidden_layers": 2, "num_attention_heads": 2, "intermediate_size": 64}
+
+
+class Interrupted(Exception):
+    pass
+
+
+def tiny_model(dropout: bool = True) -> SiameseModel:
+    extra = {} if dropout else {"hidden_dropout_prob": 0.0, "attention_probs_dropout_prob": 0.0}
+    model = SiameseModel.from_scratch(device="cpu", seed=0, **TINY, **extra)
+    model.add_classifier(num_labels=3)
+    return model
+
+
+@pytest.fixture(scope="module")
+def examples(shared_data):
+    return nli_pairs(sbw.load_nli("snli", data_dir=shared_data, limit=64))
+
+
+def config(**overrides) -> TrainingConfig:
+    return TrainingConfig(**{"batch_size": 8, "learning_rate": 1e-3, "progress": False, "device": "cpu", **overrides})
+
+
+def same_weights(a: SiameseModel, b: SiameseModel) -> bool:
+    sa, sb = a.state_dict(), b.state_dict()
+    return sa.keys() == sb.keys() and all(torch.equal(sa[k], sb[k]) for k in sa)
+
+
+def test_interrupted_run_resumes_to_the_same_weights(examples, tmp_path):
+    settings = config(checkpoint_every=2)  # 8 steps, dropout on: the random state must be restored too
+    uninterrupted = tiny_model()
+    fit(uninterrupted, examples, "softmax", settings, output_dir=tmp_path / "straight")
+
+    def crash_after_step_5(event, history):
+        if event["step"] == 5:
+            raise Interrupted
+
+    interrupted = tiny_model()
+    with pytest.raises(Interrupted):
+        fit(interrupted, examples, "softmax", settings, output_dir=tmp_path / "resumed", callback=crash_after_step_5)
+    assert not same_weights(interrupted, uninterrupted)
+    resumed = tiny_model()  # a fresh process would start from scratch like this
+    result = fit(resumed, examples, "softmax", settings, output_dir=tmp_path / "resumed")
+    assert result.resumed_from == 4 and result.steps == 8
+    assert same_weights(resumed, uninterrupted)
+    assert len(result.history["loss"]) == 8
+
+
+def test_a_checkpoint_of_another_run_is_not_resumed(examples, tmp_path):
+    fit(tiny_model(), examples, "softmax", config(max_steps=2), output_dir=tmp_path)
+    with pytest.raises(ValueError, match="different run"):
+        fit(tiny_model(), examples, "softmax", config(max_steps=2, learning_rate=5e-4), output_dir=tmp_path)
+
+
+def test_out_of_memory_halves_the_micro_batch_and_keeps_going(examples, tmp_path, monkeypatch, capsys):
+    real_step = training._forward_backward
+
+    def step_that_only_fits_4(run, columns, labels):
+        if len(columns[0]) > 4:
+            raise torch.cuda.OutOfMemoryError("CUDA out of memory (simulated)")
+        return real_step(run, columns, labels)
+
+    direct = tiny_model()
+    fit(direct, examples, "softmax", config(max_steps=3, micro_batch_size=4), output_dir=tmp_path / "direct")
+    monkeypatch.setattr(training, "_forward_backward", step_that_only_fits_4)
+    backed_off = tiny_model()
+    result = fit(backed_off, examples, "softmax", config(max_steps=3), output_dir=tmp_path / "oom")
+    said = capsys.readouterr().out
+    assert result.micro_batch_size == 4 and result.steps == 3
+    assert "micro-batches of 4" in said and "effective batch stays 8" in said
+    assert same_weights(backed_off, direct)
+
+
+def test_out_of_memory_at_micro_batch_1_gives_up_with_advice(examples, tmp_path, monkeypatch):
+    def always_out_of_memory(run, columns, labels):
+        raise torch.cuda.OutOfMemoryError("CUDA out of memory (simulated)")
+
+    monkeypatch.setattr(training, "_forward_backward", always_out_of_memory)
+    with pytest.raises(torch.cuda.OutOfMemoryError, match="micro-batches of 1"):
+        fit(tiny_model(), examples, "softmax", config(max_steps=1), output_dir=tmp_path)
+
+
+def test_gradient_accumulation_matches_the_full_batch(examples, tmp_path):
+    full, accumulated = tiny_model(dropout=False), tiny_model(dropout=False)
+    fit(full, examples, "softmax", config(max_steps=3), output_dir=tmp_path / "full")
+    fit(accumulated, examples, "softmax", config(max_steps=3, micro_batch_size=2), output_dir=tmp_path / "acc")
+    a, b = full.state_dict(), accumulated.state_dict()
+    assert not same_weights(full, tiny_model(dropout=False))  # training did move the weights
+    assert all(torch.allclose(a[k], b[k], atol=1e-5) for k in a)
+
+
+def test_learning_rate_warms_up_over_10_percent_then_decays_linearly(examples, tmp_path):
+    result = fit(tiny_model(), examples, "softmax", config(batch_size=2, learning_rate=1e-3), output_dir=tmp_path)
+    total, warmup = 32, 3  # 64 examples / batch 2; int(0.1 * 32)
+    expected = [1e-3 * (s / warmup if s < warmup else (total - s) / (total - warmup)) for s in range(1, total + 1)]
+    assert result.history["lr"] == pytest.approx(expected)
+
+
+def test_best_checkpoint_holds_the_best_dev_score(examples, tmp_path, shared_data):
+    dev = sbw.load_sts("stsb", "dev", data_dir=shared_data, limit=60)
+    model = tiny_model()
+    result = fit(model, examples, "softmax", config(eval_every=2), dev=dev, output_dir=tmp_path)
+    assert result.best_spearman == max(result.history["dev_spearman"]) and len(result.history["dev_spearman"]) == 4
+    info = load_best(model, tmp_path)
+    encoder = model.encoder()
+    rescored = evaluate_sts_data(lambda s: encoder.encode(s, pooling="mean"), dev)["spearman_cosine"]
+    assert info["step"] == result.best_step and rescored == pytest.approx(result.best_spearman, abs=1e-6)
+
+
+def test_ranking_batches_have_no_repeated_sentences(shared_data):
+    from sbert_workbook.nli_batches import duplicates_in_batch, nli_positive_pairs
+
+    pairs = nli_positive_pairs(sbw.load_nli("snli", data_dir=shared_data, limit=300))
+    plan = batch_plan(pairs, "mnrl", TrainingConfig(batch_size=16))
+    assert all(duplicates_in_batch(pairs, batch) == 0 for batch in plan)
+    assert sorted(i for batch in plan for i in batch) == list(range(len(pairs)))
+
+
+def test_precision_choice():
+    assert mixed_precision_for(torch.device("cpu")) == "no"
+    assert mixed_precision_for(torch.device("cpu"), "bf16") == "bf16"
+
+
+def test_wrong_inputs_are_explained(examples):
+    no_head = SiameseModel.from_scratch(device="cpu", **TINY)
+    with pytest.raises(ValueError, match="add_classifier"):
+        fit(no_head, examples, "softmax", config())
+    with pytest.raises(ValueError, match="3 sentence columns"):
+        fit(no_head, examples, "triplet", config())
+    with pytest.raises(ValueError, match="Unknown objective"):
+        fit(no_head, examples, "contrastive", config())
