@@ -1,0 +1,179 @@
+"""Fitting a flow by maximum likelihood on frozen sentence embeddings (``05_bert_flow.ipynb``).
+
+BERT-flow keeps BERT frozen and fits only the flow, unsupervised, for one epoch with Adam
+(lr 1e-3): on the evaluation sentences themselves, without their labels ("target"), or on
+NLI sentences ("NLI"). The loss is the negative log-likelihood −mean log p(u) of
+:meth:`~sbert_workbook.flow.Glow.log_prob`; we report its negative per dimension (nats/dim).
+"""
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+
+import torch
+from tqdm.auto import tqdm
+
+from .data import load_nli, load_sts
+from .flow import Glow
+from .pooling import pool
+
+TRAINING_SOURCES = ("target", "nli")
+#: Splits whose sentences (labels unused) make up "target" training data, per data set.
+TARGET_SPLITS = {"stsb": ("train", "dev", "test"), "sickr": ("train", "trial", "test")}
+
+
+class FlowTrainingError(RuntimeError):
+    """The flow's loss became NaN or infinite; the message names the step and what to try."""
+
+
+@dataclass
+class FlowFit:
+    """What a fit did: one log-likelihood (nats per dimension) per step, and how long it took."""
+
+    steps: int
+    log_likelihood: list[float] = field(default_factory=list)
+    seconds: float = 0.0
+    sentences: int = 0
+    batch_size: int = 0
+    learning_rate: float = 0.0
+
+    def describe(self) -> str:
+        last = self.log_likelihood[-1] if self.log_likelihood else float("nan")
+        return (f"{self.steps} steps on {self.sentences} embeddings (batch {self.batch_size}, Adam lr {self.learning_rate:g}) "
+                f"in {self.seconds:.1f} s; final log-likelihood {last:.3f} nats/dim")
+
+
+def fit_flow(
+    flow: Glow,
+    embeddings: torch.Tensor,
+    epochs: float = 1.0,
+    lr: float = 1e-3,
+    batch_size: int = 32,
+    seed: int = 0,
+    on_step: Callable[[int, float], None] | None = None,
+    progress: bool = True,
+    threads: int | None = 1,
+) -> FlowFit:
+    """Maximise Σ log p(u) over ``embeddings`` with Adam; the flow is trained in place.
+
+    The actnorm layers are first initialised from a batch of up to 256 embeddings (Glow's
+    data-dependent init). ``on_step(step, log_likelihood_per_dim)`` is called after every
+    step (e.g. a live curve). A NaN or infinite loss stops training with a
+    :class:`FlowTrainingError`; the flow is left as it was at the failing step. The flow's
+    matrices are tiny, so on the CPU one thread (``threads=1``, restored afterwards) is
+    fastest: more threads only add synchronisation, badly so on a busy machine.
+    """
+    with _torch_threads(threads):
+        return _fit(flow, _checked_embeddings(embeddings, flow.dim), epochs, lr, batch_size, seed, on_step, progress)
+
+
+def _fit(flow, embeddings, epochs, lr, batch_size, seed, on_step, progress) -> FlowFit:
+    generator = torch.Generator().manual_seed(seed)
+    order = _epoch_orders(len(embeddings), epochs, batch_size, generator)
+    flow.initialize_from(embeddings[order[:max(batch_size, 256)]])
+    optimizer = torch.optim.Adam(flow.parameters(), lr=lr)
+    fit = FlowFit(steps=0, sentences=len(embeddings), batch_size=batch_size, learning_rate=lr)
+    started = time.perf_counter()
+    flow.train()
+    batches = list(torch.split(order, batch_size))
+    for step, indices in enumerate(tqdm(batches, desc="fitting flow", unit="step", disable=not progress), start=1):
+        loss = -flow.log_prob(embeddings[indices]).mean()
+        if not torch.isfinite(loss):
+            raise FlowTrainingError(
+                f"The flow's loss became {loss.item()} at step {step} of {len(batches)} (lr={lr:g}). "
+                f"Try a lower learning rate, e.g. lr={lr / 10:g}, or standardise the embeddings first."
+            )
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        fit.log_likelihood.append(-loss.item() / flow.dim)
+        fit.steps = step
+        if on_step is not None:
+            on_step(step, fit.log_likelihood[-1])
+    flow.eval()
+    fit.seconds = time.perf_counter() - started
+    return fit
+
+
+def flow_embed(flow: Glow, embeddings: torch.Tensor, batch_size: int = 4096) -> torch.Tensor:
+    """z = f(u) for every embedding (no gradients); never returns NaN: raises instead."""
+    embeddings = _checked_embeddings(embeddings, flow.dim)
+    flow.eval()
+    with torch.no_grad(), _torch_threads(1):
+        z = torch.cat([flow(chunk)[0] for chunk in torch.split(embeddings, batch_size)])
+    if not torch.isfinite(z).all():
+        bad = int((~torch.isfinite(z)).any(dim=1).sum())
+        raise FlowTrainingError(f"The flow mapped {bad} of {len(z)} embeddings to NaN or infinity; refit it with a "
+                                "lower learning rate or fewer steps.")
+    return z
+
+
+@contextlib.contextmanager
+def _torch_threads(threads: int | None) -> Iterator[None]:
+    previous = torch.get_num_threads()
+    if threads:
+        torch.set_num_threads(threads)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(previous)
+
+
+def _checked_embeddings(embeddings, dim: int) -> torch.Tensor:
+    embeddings = torch.as_tensor(embeddings, dtype=torch.float32)
+    if embeddings.ndim != 2 or embeddings.shape[1] != dim:
+        raise ValueError(f"Expected embeddings of shape (n, {dim}) for this flow, got {tuple(embeddings.shape)}. "
+                         "Build the flow with Glow(dim=embeddings.shape[1]).")
+    if not torch.isfinite(embeddings).all():
+        raise ValueError("The embeddings contain NaN or infinite values; check how they were computed.")
+    return embeddings
+
+
+def _epoch_orders(n: int, epochs: float, batch_size: int, generator) -> torch.Tensor:
+    """Shuffled indices for ``epochs`` passes (a fraction of an epoch is allowed), whole batches only."""
+    if n < 2 or epochs <= 0:
+        raise ValueError(f"Need at least 2 embeddings and epochs > 0, got {n} embeddings and epochs={epochs}.")
+    full = [torch.randperm(n, generator=generator) for _ in range(int(-(-epochs // 1)))]
+    order = torch.cat(full)[:max(batch_size, round(epochs * n))]
+    return order
+
+
+# ----------------------------------------------------------------------------- training sentences
+def target_sentences(name: str, data_dir=None, limit: int | None = None) -> list[str]:
+    """The unlabeled sentences of data set ``name`` ("target" training): all its splits for STS-B and SICK-R."""
+    sentences = []
+    for split in TARGET_SPLITS.get(name, ("test",)):
+        data = load_sts(name, split, data_dir=data_dir, limit=limit)
+        sentences += data.sentences1 + data.sentences2
+    return list(dict.fromkeys(sentences))
+
+
+def nli_sentences(names: Sequence[str] = ("snli", "mnli"), data_dir=None, limit: int | None = None) -> list[str]:
+    """Premises and hypotheses of the NLI sets we hold (SNLI and MultiNLI dev), each sentence once."""
+    sentences = []
+    for name in names:
+        data = load_nli(name, data_dir=data_dir, limit=limit)
+        sentences += data.premises + data.hypotheses
+    return list(dict.fromkeys(sentences))
+
+
+def encode_views(encoder, sentences: Sequence[str], poolings: Sequence[str], batch_size: int = 64,
+                 progress: bool = False) -> dict[str, torch.Tensor]:
+    """Several poolings of the same frozen forward pass: {pooling: (n, dim) float32 tensor}.
+
+    Sentences are sorted by length and batched, so each is run through the model once.
+    """
+    sentences = list(sentences)
+    order = sorted(range(len(sentences)), key=lambda i: -len(sentences[i]))
+    pooled = {name: [] for name in poolings}
+    for start in tqdm(range(0, len(order), batch_size), disable=not progress, desc="encoding", unit="batch"):
+        states, mask = encoder.hidden_states([sentences[i] for i in order[start:start + batch_size]])
+        for name in poolings:
+            pooled[name].append(pool(states, mask, name).float().cpu())
+    views = {}
+    for name, chunks in pooled.items():
+        views[name] = torch.empty(len(sentences), chunks[0].shape[1])
+        views[name][order] = torch.cat(chunks)
+    return views
