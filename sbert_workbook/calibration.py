@@ -1,0 +1,254 @@
+"""Post-hoc calibrators of sentence embeddings with one sklearn-like interface (``05_bert_flow.ipynb``).
+
+``fit(embeddings)`` learns from unlabeled embeddings, ``transform(embeddings)`` maps any
+embeddings of the same size. Calibrators: standard normalisation (SN), nulling away the
+top-k singular directions (NATSV), whitening (Su et al., 2021; optionally to k dims), the
+flow (Li et al., 2020), and :class:`Chain` to compose them (SN + NATSV). Each one saves to
+a folder as ``calibrator.safetensors`` (tensors) + ``calibrator.json`` (class and settings).
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from .evaluation import cosine_similarity, correlations
+
+
+class Calibrator:
+    """Base class: subclasses implement ``_fit`` and ``_transform`` on float64 tensors."""
+
+    name = "calibrator"
+
+    def __init__(self):
+        self.dim_: int | None = None
+
+    def fit(self, embeddings) -> Calibrator:
+        """Learn the calibration from ``embeddings`` (n, dim); returns self."""
+        u = _as_tensor(embeddings)
+        if len(u) < 2:
+            raise ValueError(f"{self.name} needs at least 2 embeddings to fit, got {len(u)}.")
+        self.dim_ = u.shape[1]
+        self._fit(u)
+        return self
+
+    def transform(self, embeddings) -> torch.Tensor:
+        """The calibrated embeddings, float32; the input must have the fitted size."""
+        if self.dim_ is None:
+            raise RuntimeError(f"{self.name} is not fitted yet: call .fit(embeddings) first.")
+        u = _as_tensor(embeddings)
+        if u.shape[1] != self.dim_:
+            raise ValueError(f"{self.name} was fitted on {self.dim_}-dimensional embeddings but got {u.shape[1]}-dimensional "
+                             "ones. Fit it on embeddings from the same model and pooling, or refit.")
+        out = self._transform(u).float()
+        if not torch.isfinite(out).all():
+            raise ValueError(f"{self.name} produced NaN or infinite values; refit it (see the notebook's troubleshooting).")
+        return out
+
+    def fit_transform(self, embeddings) -> torch.Tensor:
+        return self.fit(embeddings).transform(embeddings)
+
+    def settings(self) -> dict:
+        return {}
+
+    def tensors(self) -> dict[str, torch.Tensor]:
+        return {}
+
+    def _load(self, tensors: dict[str, torch.Tensor]) -> None:
+        for key, value in tensors.items():
+            setattr(self, key, value)
+
+    def __repr__(self) -> str:
+        settings = ", ".join(f"{k}={v!r}" for k, v in self.settings().items())
+        return f"{type(self).__name__}({settings})"
+
+
+class StandardNormalization(Calibrator):
+    """SN: u ↦ (u − μ) / σ, per dimension."""
+
+    name = "SN"
+
+    def _fit(self, u):
+        self.mean_, self.std_ = u.mean(dim=0), u.std(dim=0, unbiased=False).clamp(min=1e-12)
+
+    def _transform(self, u):
+        return (u - self.mean_) / self.std_
+
+    def tensors(self):
+        return {"mean_": self.mean_, "std_": self.std_}
+
+
+class NullTopDirections(Calibrator):
+    """NATSV: u ↦ u − u V_k V_kᵀ, removing the top-k right singular vectors V_k of the (uncentred) matrix."""
+
+    name = "NATSV"
+
+    def __init__(self, k: int = 10):
+        super().__init__()
+        self.k = int(k)
+
+    def _fit(self, u):
+        if not 0 <= self.k < u.shape[1]:
+            raise ValueError(f"NATSV k={self.k} must be between 0 and dim-1={u.shape[1] - 1}.")
+        self.directions_ = torch.linalg.svd(u, full_matrices=False).Vh[:self.k].T  # (dim, k)
+
+    def _transform(self, u):
+        return u - (u @ self.directions_) @ self.directions_.T
+
+    def settings(self):
+        return {"k": self.k}
+
+    def tensors(self):
+        return {"directions_": self.directions_}
+
+
+class Whitening(Calibrator):
+    """Whitening (Su et al.): u ↦ (u − μ) W, W = U Λ^{-1/2} from Σ = U Λ Uᵀ; the first k columns only if k is set."""
+
+    name = "whitening"
+
+    def __init__(self, k: int | None = None):
+        super().__init__()
+        self.k = k
+
+    def _fit(self, u):
+        self.mean_ = u.mean(dim=0)
+        centred = u - self.mean_
+        covariance = centred.T @ centred / len(u)
+        eigenvectors, eigenvalues, _ = torch.linalg.svd(covariance)
+        k = self.k or u.shape[1]
+        if not 1 <= k <= u.shape[1]:
+            raise ValueError(f"whitening k={k} must be between 1 and the embedding size {u.shape[1]}.")
+        self.kernel_ = (eigenvectors / torch.sqrt(eigenvalues.clamp(min=1e-12)))[:, :k]
+
+    def _transform(self, u):
+        return (u - self.mean_) @ self.kernel_
+
+    def settings(self):
+        return {"k": self.k}
+
+    def tensors(self):
+        return {"mean_": self.mean_, "kernel_": self.kernel_}
+
+
+class FlowCalibrator(Calibrator):
+    """BERT-flow: fit a :class:`~sbert_workbook.flow.Glow` by maximum likelihood, map u ↦ z = f(u)."""
+
+    name = "flow"
+
+    def __init__(self, levels: int = 3, depth: int = 3, coupling: str = "additive", permutation: str = "random",
+                 width: int = 32, epochs: float = 1.0, lr: float = 1e-3, batch_size: int = 32, seed: int = 0,
+                 on_step=None, progress: bool = True):
+        super().__init__()
+        self.architecture = {"levels": levels, "depth": depth, "coupling": coupling, "permutation": permutation,
+                             "width": width, "seed": seed}
+        self.training = {"epochs": epochs, "lr": lr, "batch_size": batch_size, "seed": seed}
+        self.on_step, self.progress = on_step, progress
+        self.flow_, self.fit_ = None, None
+
+    def _build(self, dim: int):
+        from .flow import Glow
+
+        torch.manual_seed(self.architecture["seed"])
+        self.flow_ = Glow(dim, **self.architecture)
+
+    def _fit(self, u):
+        from .flow_training import fit_flow
+
+        self._build(u.shape[1])
+        self.fit_ = fit_flow(self.flow_, u.float(), on_step=self.on_step, progress=self.progress, **self.training)
+
+    def _transform(self, u):
+        from .flow_training import flow_embed
+
+        return flow_embed(self.flow_, u.float())
+
+    def settings(self):
+        return {**self.architecture, **self.training}
+
+    def tensors(self):
+        return {f"flow.{key}": value for key, value in self.flow_.state_dict().items()}
+
+    def _load(self, tensors):
+        self._build(self.dim_)
+        self.flow_.load_state_dict({key[len("flow."):]: value.float() for key, value in tensors.items()})
+        self.flow_.eval()
+
+
+class Chain(Calibrator):
+    """Calibrators applied one after another, each fitted on the previous one's output (e.g. SN then NATSV)."""
+
+    def __init__(self, steps: Sequence[Calibrator]):
+        super().__init__()
+        self.steps = list(steps)
+        self.name = "+".join(step.name for step in self.steps)
+
+    def _fit(self, u):
+        for step in self.steps:
+            u = step.fit(u).transform(u).double()
+
+    def _transform(self, u):
+        for step in self.steps:
+            u = step.transform(u).double()
+        return u
+
+
+CALIBRATORS = {cls.__name__: cls for cls in (StandardNormalization, NullTopDirections, Whitening, FlowCalibrator)}
+
+
+def save_calibrator(calibrator: Calibrator, folder) -> Path:
+    """Write ``calibrator.safetensors`` and ``calibrator.json`` into ``folder``; returns the folder."""
+    from safetensors.torch import save_file
+
+    if isinstance(calibrator, Chain):
+        raise TypeError("Save the steps of a Chain one by one (save_calibrator(step, folder / str(i))).")
+    if calibrator.dim_ is None:
+        raise RuntimeError(f"{calibrator.name} is not fitted; there is nothing to save.")
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    save_file({k: v.detach().contiguous().cpu() for k, v in calibrator.tensors().items()}, folder / "calibrator.safetensors")
+    meta = {"class": type(calibrator).__name__, "settings": calibrator.settings(), "dim": calibrator.dim_}
+    (folder / "calibrator.json").write_text(json.dumps(meta, indent=2))
+    return folder
+
+
+def load_calibrator(folder) -> Calibrator:
+    """Read a calibrator written by :func:`save_calibrator`."""
+    from safetensors.torch import load_file
+
+    folder = Path(folder)
+    if not (folder / "calibrator.json").is_file():
+        raise FileNotFoundError(f"{folder} holds no calibrator.json; was it written by save_calibrator?")
+    meta = json.loads((folder / "calibrator.json").read_text())
+    if meta["class"] not in CALIBRATORS:
+        raise ValueError(f"Unknown calibrator class {meta['class']!r} in {folder}; known: {', '.join(CALIBRATORS)}.")
+    calibrator = CALIBRATORS[meta["class"]](**meta["settings"])
+    calibrator.dim_ = meta["dim"]
+    calibrator._load(load_file(folder / "calibrator.safetensors"))
+    return calibrator
+
+
+def choose_natsv_k(train_embeddings, dev_u, dev_v, dev_scores, ks: Sequence[int] = range(0, 21),
+                   standardize: bool = False) -> tuple[int, dict[int, float]]:
+    """The k whose NATSV (after SN if ``standardize``) gives the best dev Spearman; also every k's score."""
+    scores = {}
+    for k in ks:
+        steps = ([StandardNormalization()] if standardize else []) + [NullTopDirections(k)]
+        calibrator = Chain(steps).fit(train_embeddings)
+        similarity = cosine_similarity(calibrator.transform(dev_u), calibrator.transform(dev_v))
+        scores[k] = correlations(similarity, dev_scores)["spearman"]
+    return max(scores, key=scores.get), scores
+
+
+def _as_tensor(embeddings) -> torch.Tensor:
+    if isinstance(embeddings, np.ndarray):
+        embeddings = torch.from_numpy(embeddings)
+    u = torch.as_tensor(embeddings).detach().cpu().double()
+    if u.ndim != 2:
+        raise ValueError(f"Expected a 2-D array of embeddings (n, dim), got shape {tuple(u.shape)}.")
+    if not torch.isfinite(u).all():
+        raise ValueError("The embeddings contain NaN or infinite values; check how they were computed.")
+    return u

@@ -1,0 +1,166 @@
+"""Calibrators (SN, NATSV, whitening, flow), lexical similarity and the calibration figures."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+from scipy.stats import spearmanr
+from sklearn.decomposition import PCA
+from sklearn.preprocessing import StandardScaler
+
+from sbert_workbook.calibration import (Chain, FlowCalibrator, NullTopDirections, StandardNormalization, Whitening,
+                                        choose_natsv_k, load_calibrator, save_calibrator)
+from sbert_workbook.calibration_plots import (k_selection_curve, log_likelihood_curve, principal_projection,
+                                              projection_figure, similarity_histograms)
+from sbert_workbook.evaluation import cosine_similarity
+from sbert_workbook.lexical import edit_distance, edit_distances, lexical_correlations
+
+
+@pytest.fixture(scope="module")
+def anisotropic():
+    """Embeddings that share a large common direction and have very unequal variances, like raw BERT's."""
+    generator = np.random.default_rng(0)
+    x = generator.normal(size=(600, 12)) * np.linspace(4, 0.1, 12) @ generator.normal(size=(12, 12))
+    return x + 5 * generator.normal(size=12)
+
+
+def fitted_calibrators():
+    return [StandardNormalization(), NullTopDirections(3), Whitening(), Whitening(k=5),
+            FlowCalibrator(levels=2, depth=2, progress=False)]
+
+
+def test_standard_normalization_matches_sklearn(anisotropic):
+    np.testing.assert_allclose(StandardNormalization().fit_transform(anisotropic).numpy(),
+                               StandardScaler().fit_transform(anisotropic), atol=1e-5)
+
+
+@pytest.mark.parametrize("k", [None, 5])
+def test_whitening_gives_identity_covariance(anisotropic, k):
+    white = Whitening(k=k).fit_transform(anisotropic).double().numpy()
+    dims = k or anisotropic.shape[1]
+    assert white.shape == (len(anisotropic), dims)
+    np.testing.assert_allclose(white.mean(axis=0), 0, atol=1e-5)
+    np.testing.assert_allclose(np.cov(white.T, bias=True), np.eye(dims), atol=1e-5)
+
+
+def test_whitening_to_k_dims_keeps_the_top_principal_directions(anisotropic):
+    white = Whitening(k=3).fit_transform(anisotropic).double().numpy()
+    pca = PCA(n_components=3, whiten=True).fit_transform(anisotropic) * np.sqrt((len(anisotropic) - 1) / len(anisotropic))
+    for column in range(3):  # equal up to the sign of each direction
+        assert abs(np.corrcoef(white[:, column], pca[:, column])[0, 1]) == pytest.approx(1, abs=1e-6)
+
+
+@pytest.mark.parametrize("k", [1, 4])
+def test_natsv_removes_exactly_the_top_k_singular_directions(anisotropic, k):
+    _, _, vh = np.linalg.svd(anisotropic, full_matrices=False)
+    nulled = NullTopDirections(k).fit_transform(anisotropic).double().numpy()
+    np.testing.assert_allclose(nulled @ vh[:k].T, 0, atol=1e-3)
+    np.testing.assert_allclose(nulled @ vh[k:].T, anisotropic @ vh[k:].T, rtol=1e-5, atol=1e-3)
+    assert np.linalg.matrix_rank(nulled, tol=1e-3) == anisotropic.shape[1] - k
+
+
+@pytest.mark.parametrize("calibrator", fitted_calibrators(), ids=repr)
+def test_transform_is_deterministic_and_save_load_round_trips(anisotropic, calibrator, tmp_path):
+    calibrator.fit(anisotropic)
+    first, second = calibrator.transform(anisotropic), calibrator.transform(anisotropic)
+    torch.testing.assert_close(first, second, atol=0, rtol=0)
+    loaded = load_calibrator(save_calibrator(calibrator, tmp_path / "saved"))
+    assert type(loaded) is type(calibrator) and loaded.settings() == calibrator.settings()
+    torch.testing.assert_close(loaded.transform(anisotropic), first, atol=1e-6, rtol=1e-6)
+
+
+def test_flow_calibrator_refit_with_the_same_seed_is_identical(anisotropic):
+    outputs = [FlowCalibrator(levels=2, depth=2, seed=3, progress=False).fit_transform(anisotropic) for _ in range(2)]
+    torch.testing.assert_close(outputs[0], outputs[1], atol=0, rtol=0)
+
+
+def test_wrong_embedding_size_and_unfitted_use_get_clear_errors(anisotropic):
+    whitening = Whitening().fit(anisotropic)
+    with pytest.raises(ValueError, match="fitted on 12-dimensional embeddings but got 7-dimensional"):
+        whitening.transform(anisotropic[:, :7])
+    with pytest.raises(RuntimeError, match="not fitted yet"):
+        NullTopDirections(2).transform(anisotropic)
+    with pytest.raises(ValueError, match="NaN"):
+        StandardNormalization().fit(np.full((3, 2), np.nan))
+
+
+def test_chain_applies_steps_in_order(anisotropic):
+    chained = Chain([StandardNormalization(), NullTopDirections(2)]).fit_transform(anisotropic)
+    by_hand = NullTopDirections(2).fit_transform(StandardNormalization().fit_transform(anisotropic))
+    torch.testing.assert_close(chained, by_hand, atol=1e-5, rtol=1e-5)
+
+
+def test_choose_natsv_k_returns_the_best_dev_score(anisotropic):
+    generator = np.random.default_rng(1)
+    u, v = anisotropic[:100], anisotropic[100:200]
+    gold = cosine_similarity(u - anisotropic.mean(0), v - anisotropic.mean(0)) + 0.1 * generator.normal(size=100)
+    best, scores = choose_natsv_k(anisotropic, u, v, gold, ks=range(0, 5))
+    assert set(scores) == set(range(5)) and scores[best] == max(scores.values())
+    expected_k2 = spearmanr(cosine_similarity(*(NullTopDirections(2).fit(anisotropic).transform(x) for x in (u, v))), gold)
+    assert scores[2] == pytest.approx(100 * expected_k2.statistic)
+
+
+# ----------------------------------------------------------------------------- lexical similarity
+@pytest.mark.parametrize("a,b,unit,expected", [
+    ("kitten", "sitting", "char", 3),
+    ("I like this restaurant", "I don't like this restaurant", "word", 1),
+    ("The movie was good", "the movie was NOT good.", "word", 1),
+    ("a b c", "c b a", "word", 2),
+    ("", "two words", "word", 2),
+])
+def test_edit_distance_by_hand(a, b, unit, expected):
+    assert edit_distance(a, b, unit) == expected
+    assert edit_distance(b, a, unit) == expected
+
+
+def test_lexical_correlations_are_scipy_spearman():
+    s1 = ["a b c d", "a b", "x y z", "the cat sat"]
+    s2 = ["a b c e", "c d e f", "x y z", "a dog stood up"]
+    distances = edit_distances(s1, s2)
+    assert list(distances) == [1, 4, 0, 4]
+    gold, model = [4.0, 1.0, 5.0, 0.5], [0.9, 0.2, 1.0, 0.4]
+    table = lexical_correlations(distances, gold, {"model": model})
+    assert table.loc["gold"].item() == pytest.approx(100 * spearmanr(distances, gold).statistic)
+    assert table.loc["model"].item() == pytest.approx(100 * spearmanr(distances, model).statistic)
+    with pytest.raises(ValueError, match="as many first as second"):
+        edit_distances(["a"], [])
+
+
+# ----------------------------------------------------------------------------- figures
+def test_similarity_histograms_carry_the_values():
+    figure = similarity_histograms({"before": [0.9, 0.8], "after": [0.1, -0.2, 0.3]})
+    assert [trace.name.split(" ")[0] for trace in figure.data] == ["before", "after"]
+    np.testing.assert_allclose(figure.data[1].x, [0.1, -0.2, 0.3])
+
+
+def test_principal_projection_matches_sklearn_pca(anisotropic):
+    ours, theirs = principal_projection(anisotropic, 2), PCA(2).fit_transform(anisotropic)
+    np.testing.assert_allclose(np.abs(ours), np.abs(theirs), atol=1e-8)
+
+
+@pytest.mark.parametrize("dims", [2, 3])
+def test_projection_figure_has_one_panel_per_view_and_keeps_the_offset(anisotropic, dims):
+    figure = projection_figure({"raw": anisotropic, "whitened": Whitening().fit_transform(anisotropic)}, dims=dims)
+    clouds = [trace for trace in figure.data if trace.name != "origin"]
+    assert len(clouds) == 2
+    raw_centre = np.hypot(np.mean(clouds[0].x), np.mean(clouds[0].y))
+    white_centre = np.hypot(np.mean(clouds[1].x), np.mean(clouds[1].y))
+    assert raw_centre > 1 and white_centre < 1e-3  # raw sits off the origin, whitened is centred
+
+
+def test_log_likelihood_curve_running_mean_and_k_curve():
+    figure = log_likelihood_curve({"flow": [1.0, 2.0, 3.0, 4.0]}, smooth=2)
+    np.testing.assert_allclose(figure.data[1].y, [1.5, 2.5, 3.5])
+    k_figure = k_selection_curve({0: 50.0, 1: 60.0, 2: 55.0}, chosen=1)
+    assert list(k_figure.data[1].x) == [1] and list(k_figure.data[1].y) == [60.0]
+
+
+# ----------------------------------------------------------------------------- frozen embeddings
+def test_encode_views_matches_encoder_encode(encoder):
+    from sbert_workbook.flow_training import encode_views
+
+    sentences = ["A man is playing a guitar.", "Short one.", "A much longer sentence about the weather in spring."]
+    views = encode_views(encoder, sentences, ["mean", "cls", "static"], batch_size=2)
+    for pooling, vectors in views.items():
+        torch.testing.assert_close(vectors, encoder.encode(sentences, pooling=pooling), atol=1e-5, rtol=1e-4)
+
