@@ -28,6 +28,16 @@ def build_parser() -> argparse.ArgumentParser:
     notebooks = commands.add_parser("notebooks", help="run notebooks headless, save executed copies and HTML to build/")
     notebooks.add_argument("only", nargs="*", help="run only notebooks whose name contains one of these")
     notebooks.add_argument("--full", action="store_true", help="full mode instead of quick mode")
+
+    doctor = commands.add_parser("doctor", help="check Python, torch, device, widgets, model and data; print fixes")
+    doctor.add_argument("--model", default="auto", help="'auto', 'embedded', a hub id or a model folder")
+    doctor.add_argument("--data-dir", default=None, help="folder holding sts/, sick/ and nli/")
+    doctor.add_argument("--device", default=None)
+    doctor.add_argument("--json", action="store_true", help="print the checks as JSON")
+
+    predownload = commands.add_parser("predownload", help="fill the Hugging Face caches (online) for offline classrooms")
+    predownload.add_argument("--models", nargs="*", default=None, metavar="MODEL", help="hub ids (default: the workbook's models)")
+    predownload.add_argument("--datasets", nargs="*", default=None, metavar="NAME", help="registry names (default: all)")
     return parser
 
 
@@ -53,7 +63,29 @@ def run_notebooks(args) -> int:
     return 0
 
 
-COMMANDS = {"eval": run_eval, "notebooks": run_notebooks}
+def run_doctor(args) -> int:
+    from .doctor import run_checks
+
+    report = run_checks(args.model, args.data_dir, args.device)
+    if args.json:
+        print(report.table().reset_index().to_json(orient="records", indent=2))
+    else:
+        print(report)
+    return 0 if report.ok else 2
+
+
+def run_predownload(args) -> int:
+    from .predownload import DEFAULT_MODELS, NeedsNetworkError, predownload
+
+    try:
+        predownload(DEFAULT_MODELS if args.models is None else args.models, args.datasets)
+    except NeedsNetworkError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 3
+    return 0
+
+
+COMMANDS = {"eval": run_eval, "notebooks": run_notebooks, "doctor": run_doctor, "predownload": run_predownload}
 
 
 def main(argv: list[str] | None = None) -> int:
