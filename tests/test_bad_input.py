@@ -137,15 +137,6 @@ def test_short_sentences_do_not_warn(encoder):
         embed(encoder, ["A cat sleeps.", WORDS * 20])
 
 
-def test_truncated_embedding_matches_sentence_transformers(encoder, st_model):
-    """sentence-transformers truncates at max_seq_length=256 too: the vectors must agree."""
-    sentences = [WORDS * 30, "A dog runs. " + WORDS * 29]
-    with pytest.warns(UserWarning):
-        ours = embed(encoder, sentences, normalize=True)
-    reference = torch.from_numpy(st_model.encode(sentences, convert_to_numpy=True))
-    torch.testing.assert_close(ours, reference, atol=1e-5, rtol=0)
-
-
 # ----------------------------------------------------------------------------- Unicode
 UNICODE = {
     "cjk": "我喜欢自然语言处理。",
