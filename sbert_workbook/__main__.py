@@ -29,6 +29,14 @@ def build_parser() -> argparse.ArgumentParser:
     notebooks.add_argument("only", nargs="*", help="run only notebooks whose name contains one of these")
     notebooks.add_argument("--full", action="store_true", help="full mode instead of quick mode")
 
+    classroom = commands.add_parser("classroom", help="the pair and embedding explorers as a stand-alone Voila web app")
+    classroom.add_argument("--port", type=int, default=8866)
+    classroom.add_argument("--ip", default="127.0.0.1", help="127.0.0.1: this machine only; 0.0.0.0: the whole room")
+    classroom.add_argument("--token", default=None, help="access token in the URL (default: a random one; '' for none)")
+    classroom.add_argument("--model", default="auto", help="'auto', 'embedded', a hub id or a model folder")
+    classroom.add_argument("--quick", action="store_true", help="fewer sentences, for slow machines and tests")
+    classroom.add_argument("--no-browser", action="store_true", help="do not open a browser tab")
+
     doctor = commands.add_parser("doctor", help="check Python, torch, device, widgets, model and data; print fixes")
     doctor.add_argument("--model", default="auto", help="'auto', 'embedded', a hub id or a model folder")
     doctor.add_argument("--data-dir", default=None, help="folder holding sts/, sick/ and nli/")
@@ -63,6 +71,20 @@ def run_notebooks(args) -> int:
     return 0
 
 
+def run_classroom(args) -> int:
+    import os
+    import secrets
+
+    from .explorers import classroom_command
+
+    token = secrets.token_urlsafe(12) if args.token is None else args.token
+    argv, env = classroom_command(args.port, args.ip, token, args.model, args.quick, not args.no_browser)
+    host = "localhost" if args.ip in ("127.0.0.1", "localhost") else "<this machine's address>"
+    print(f"Classroom app: http://{host}:{args.port}/" + (f"?token={token}" if token else "") + "  (Ctrl-C stops it)", flush=True)
+    os.execve(argv[0], argv, env)  # Voila replaces this process, so stopping it stops the app
+    return 0
+
+
 def run_doctor(args) -> int:
     from .doctor import run_checks
 
@@ -85,7 +107,7 @@ def run_predownload(args) -> int:
     return 0
 
 
-COMMANDS = {"eval": run_eval, "notebooks": run_notebooks, "doctor": run_doctor, "predownload": run_predownload}
+COMMANDS = {"eval": run_eval, "notebooks": run_notebooks, "classroom": run_classroom, "doctor": run_doctor, "predownload": run_predownload}
 
 
 def main(argv: list[str] | None = None) -> int:
