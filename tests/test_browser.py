@@ -1,0 +1,273 @@
+"""The explorers proven where people use them: JupyterLab and the Voila classroom app in headless Chromium.
+
+A notebook that executes headless proves nothing about ipywidgets and plotly: they live in
+the browser. These tests start the real servers from this environment on a free loopback
+port with a token, drive Debian's ``/usr/bin/chromium`` with Playwright, and check the DOM:
+the plotly figure drew the expected traces (not blank), the widget controls rendered (not
+"Loading widget…" or a model repr), and moving a control redraws the figure. Screenshots go
+to ``build/browser/``. Install the browser with ``.ci/install_browser.sh``; under CI=true a
+missing browser fails these tests instead of skipping them.
+"""
+from __future__ import annotations
+
+import os
+import re
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+REPO = Path(__file__).resolve().parents[1]
+SCREENSHOTS = REPO / "build" / "browser"
+CHROMIUM = Path(os.environ.get("SBERT_WORKBOOK_CHROMIUM", "/usr/bin/chromium"))
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+FIRST_FIGURE_TIMEOUT_MS = 240_000  # kernel start + model load; about 40-90 s on a busy 2-core machine
+REDRAW_TIMEOUT_MS = 60_000
+#: What a page shows when widgets did not render: the loading placeholder, a Python repr, an error.
+WIDGET_FAILURE_TEXT = re.compile(r"Loading widget|VBox\(children=|IntSlider\(value=|model not found|Error displaying widget"
+                                 r"|application/vnd\.jupyter\.widget-view\+json|Traceback")
+FIGURE_JS = """(scope) => {
+    const gd = document.querySelector(scope + ' .js-plotly-plot');
+    if (!gd || !gd.data || !gd._fullLayout) return null;
+    const box = gd.getBoundingClientRect();
+    return {traces: gd.data.length, types: gd.data.map(t => t.type), title: gd.layout.title.text,
+            drawn: gd.querySelectorAll('g.trace').length + gd.querySelectorAll('g.hm').length,
+            marks: gd.querySelectorAll('g.trace .point').length,
+            heatmap_pixels: Array.from(gd.querySelectorAll('g.hm image')).map(i => (i.getAttribute('href') || '').length),
+            y_labels: gd.data[0].y ? Array.from(gd.data[0].y).map(String) : [],
+            width: box.width, height: box.height};
+}"""
+
+
+# ----------------------------------------------------------------------------- browser and servers
+def _require_browser() -> None:
+    problems = []
+    if not CHROMIUM.is_file():
+        problems.append(f"{CHROMIUM} is missing (run `sudo .ci/install_browser.sh`, or set SBERT_WORKBOOK_CHROMIUM)")
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        problems.append("the Python package playwright is missing (pip install -e '.[test]')")
+    if problems:
+        message = "browser tests cannot run: " + "; ".join(problems)
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    _require_browser()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    page = context.new_page()
+    page.set_default_timeout(REDRAW_TIMEOUT_MS)
+    yield page
+    context.close()
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class Server:
+    """A server process in its own process group, stopped (group and all kernels) on close."""
+
+    def __init__(self, argv: list[str], env: dict[str, str], log: Path, probe_url: str):
+        self.log = log
+        self.process = subprocess.Popen(argv, env=env, stdout=log.open("w"), stderr=subprocess.STDOUT, start_new_session=True)
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                pytest.fail(f"{argv[2:4]} exited with code {self.process.returncode}:\n{self.log_tail()}")
+            try:
+                urllib.request.urlopen(probe_url, timeout=5)
+                return
+            except OSError:
+                time.sleep(0.5)
+        self.close()
+        pytest.fail(f"{argv[2:4]} did not answer {probe_url} within 120 s:\n{self.log_tail()}")
+
+    def log_tail(self, chars: int = 3000) -> str:
+        return self.log.read_text(errors="replace")[-chars:]
+
+    def close(self) -> None:
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(20)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait(10)
+
+
+def _server_env(home: Path) -> dict[str, str]:
+    """Quick mode, offline, and Jupyter's per-user state in a throw-away folder."""
+    settings = home / "settings" / "@jupyterlab" / "apputils-extension"
+    settings.mkdir(parents=True)
+    (settings / "notification.jupyterlab-settings").write_text('{"fetchNews": "false", "checkForUpdates": false}')
+    return {**os.environ, "SBERT_WORKBOOK_QUICK": "1", "HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false",
+            "JUPYTER_CONFIG_DIR": str(home / "config"), "JUPYTER_RUNTIME_DIR": str(home / "runtime"),
+            "JUPYTERLAB_WORKSPACES_DIR": str(home / "workspaces"), "JUPYTERLAB_SETTINGS_DIR": str(home / "settings")}
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory):
+    """JupyterLab on a copy of classroom/ (so autosave never writes outputs into the repository)."""
+    _require_browser()
+    root = tmp_path_factory.mktemp("lab")
+    shutil.copytree(REPO / "classroom", root / "classroom")
+    port, token = _free_port(), secrets.token_hex(16)
+    argv = [sys.executable, "-m", "jupyter", "lab", "--no-browser", "--allow-root", "--ServerApp.ip=127.0.0.1",
+            f"--ServerApp.port={port}", "--ServerApp.port_retries=0", f"--IdentityProvider.token={token}",
+            f"--ServerApp.root_dir={root}", "--LabApp.expose_app_in_browser=True", "--LabApp.extension_manager=readonly",
+            "--LabApp.news_url=None"]
+    base = f"http://127.0.0.1:{port}"
+    server = Server(argv, _server_env(tmp_path_factory.mktemp("lab_home")), root / "lab.log", f"{base}/api/status?token={token}")
+    yield base, token, server
+    server.close()
+
+
+@pytest.fixture(scope="module")
+def classroom(tmp_path_factory):
+    """The classroom app exactly as `./workbook classroom` starts it (quick mode, embedded model)."""
+    _require_browser()
+    port, token = _free_port(), secrets.token_hex(16)
+    argv = [sys.executable, "-m", "sbert_workbook", "classroom", f"--port={port}", f"--token={token}", "--quick",
+            "--no-browser", "--model=embedded"]
+    home = tmp_path_factory.mktemp("voila_home")
+    base = f"http://127.0.0.1:{port}"
+    server = Server(argv, _server_env(home), home / "voila.log", f"{base}/?token={token}")
+    yield base, token, server
+    server.close()
+
+
+# ----------------------------------------------------------------------------- checks in the page
+def _screenshot(page, name: str) -> Path:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
+
+
+def _wait_for_figure(page, scope: str, name: str, server: Server) -> dict:
+    """The rendered figure's facts, or a failure that says what the page showed instead."""
+    try:
+        page.wait_for_function(f"() => ({FIGURE_JS})({scope!r}) !== null", timeout=FIRST_FIGURE_TIMEOUT_MS)
+    except Exception as error:  # playwright's TimeoutError: report what is on the page instead
+        shot = _screenshot(page, f"{name}_FAILED")
+        shown = WIDGET_FAILURE_TEXT.findall(page.inner_text("body"))
+        pytest.fail(f"No plotly figure rendered in {scope!r} ({type(error).__name__}); the page shows {shown or 'no widget error'}; "
+                    f"screenshot {shot}\nserver log:\n{server.log_tail()}")
+    page.wait_for_timeout(500)  # let plotly finish the first paint
+    return page.evaluate(FIGURE_JS, scope)
+
+
+def _assert_drawn(figure: dict, expected_traces: int) -> None:
+    assert figure["traces"] == expected_traces, f"expected {expected_traces} traces, the figure has {figure['types']}"
+    assert figure["drawn"] == expected_traces, f"{figure['drawn']} of {expected_traces} traces were drawn in the SVG"
+    assert figure["marks"] > 0 or any(figure["heatmap_pixels"]), "the figure is blank: no points, bars or heatmap image"
+    assert figure["width"] > 300 and figure["height"] > 200, f"the figure is {figure['width']}x{figure['height']} px"
+
+
+def _assert_widgets_rendered(page, scope: str, controls: dict[str, int]) -> None:
+    for selector, count in controls.items():
+        found = page.locator(f"{scope} {selector}").count()
+        assert found == count, f"expected {count} rendered widget(s) {selector!r}, found {found}"
+    shown = WIDGET_FAILURE_TEXT.findall(page.inner_text(scope))
+    assert not shown, f"widgets did not render; the page shows {shown}"
+
+
+def _redrawn(page, scope: str, act, condition: str) -> dict:
+    """Run ``act`` (moving a control), then wait until the figure ``f`` satisfies the JS ``condition``."""
+    act()
+    page.wait_for_function(f"() => {{ const f = ({FIGURE_JS})({scope!r}); return f !== null && ({condition}); }}",
+                           timeout=REDRAW_TIMEOUT_MS)
+    page.wait_for_timeout(300)
+    return page.evaluate(FIGURE_JS, scope)
+
+
+def _slide_to_start(page, scope: str):
+    def act():
+        page.locator(f"{scope} .widget-slider .noUi-handle").first.focus()
+        page.keyboard.press("Home")
+    return act
+
+
+def _check_embedding_explorer(page, scope: str, name: str, server: Server) -> Path:
+    figure = _wait_for_figure(page, scope, name, server)
+    _assert_drawn(figure, 4)
+    assert figure["types"] == ["histogram", "scatter", "scatter", "scatter"]
+    _assert_widgets_rendered(page, scope, {".widget-slider .noUi-handle": 1, ".widget-checkbox input[type=checkbox]": 1})
+    shot = _screenshot(page, name)
+    last_layer = int(re.search(r"layer (\d+)", figure["title"]).group(1))
+    assert last_layer > 0, figure["title"]
+
+    at_start = _redrawn(page, scope, _slide_to_start(page, scope), "f.title.includes('layer 0 (raw)')")
+    _assert_drawn(at_start, 4)
+    centred = _redrawn(page, scope, lambda: page.locator(f"{scope} .widget-checkbox input").first.check(),
+                       "f.title.includes('layer 0 (mean vector removed)')")
+    _assert_drawn(centred, 4)
+    _screenshot(page, f"{name}_layer0_centred")
+    return shot
+
+
+# ----------------------------------------------------------------------------- the tests
+def test_jupyterlab_runs_the_embedding_explorer(page, lab):
+    base, token, server = lab
+    page.goto(f"{base}/lab/tree/classroom/embedding_explorer.ipynb?token={token}")
+    page.wait_for_function("() => window.jupyterapp && window.jupyterapp.shell.currentWidget"
+                           " && window.jupyterapp.shell.currentWidget.sessionContext", timeout=FIRST_FIGURE_TIMEOUT_MS)
+    page.evaluate("async () => { await window.jupyterapp.shell.currentWidget.sessionContext.ready; }")
+    page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
+    _check_embedding_explorer(page, ".jp-Notebook", "lab_embedding_explorer", server)
+
+
+def test_classroom_app_serves_the_embedding_explorer(page, classroom):
+    base, token, server = classroom
+    page.goto(f"{base}/voila/render/embedding_explorer.ipynb?token={token}")
+    _check_embedding_explorer(page, "body", "voila_embedding_explorer", server)
+    assert "embedding_explorer(encoder" not in page.inner_text("body"), "Voila should show outputs only, not the code"
+
+
+def test_classroom_app_serves_the_pair_explorer(page, classroom):
+    base, token, server = classroom
+    page.goto(f"{base}/voila/render/pair_explorer.ipynb?token={token}")
+    figure = _wait_for_figure(page, "body", "voila_pair_explorer", server)
+    _assert_drawn(figure, 3)
+    assert figure["types"] == ["heatmap", "scatter", "scatter"] and figure["heatmap_pixels"][0] > 100
+    _assert_widgets_rendered(page, "body", {".widget-text input": 2, ".widget-slider .noUi-handle": 1, ".widget-dropdown select": 1})
+    _screenshot(page, "voila_pair_explorer")
+
+    at_start = _redrawn(page, "body", _slide_to_start(page, "body"), "f.title.includes('at layer 0')")
+    _assert_drawn(at_start, 3)
+    sentence_a = page.locator(".widget-text input").first
+    typed = _redrawn(page, "body", lambda: (sentence_a.fill("Penguins waddle across the ice."), sentence_a.press("Enter")),
+                     "f.y_labels.includes('penguins')")
+    assert "gold score" not in typed["title"], "a typed pair has no gold score"
+    picker = page.locator(".widget-dropdown select")
+    picked = _redrawn(page, "body", lambda: picker.select_option(index=1), "f.title.includes('gold score')")
+    assert "at layer 0" in picked["title"], "picking a pair keeps the chosen layer"
+    _assert_drawn(picked, 3)
+    _screenshot(page, "voila_pair_explorer_picked")
