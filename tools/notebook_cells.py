@@ -4,9 +4,13 @@ Use: ``from tools.notebook_cells import standard_cells`` then prepend ``standard
 """
 from __future__ import annotations
 
+import re
+
 import nbformat
 
 REPOSITORY = "https://github.com/sbert-workbook/sbert-workbook"
+BRANCH = "main"
+COLAB_BADGE_IMAGE = "https://colab.research.google.com/assets/colab-badge.svg"
 
 SETUP_CELL = f'''# Setup, the same in every notebook. On Colab only: install the workbook and enable widgets.
 import sys
@@ -27,6 +31,19 @@ device = sbw.pick_device(DEVICE)
 print(f"quick mode: {QUICK}; device: {device} ({sbw.precision_name(device)})")'''
 
 
+def colab_badge(notebook: str) -> str:
+    """Markdown for an "Open in Colab" badge of ``notebook`` (a path in the repository, e.g. notebooks/00_x.ipynb)."""
+    github = REPOSITORY.removeprefix("https://github.com/")
+    return f"[![Open In Colab]({COLAB_BADGE_IMAGE})](https://colab.research.google.com/github/{github}/blob/{BRANCH}/{notebook})"
+
+
+def with_colab_badge(title_markdown: str, notebook: str) -> str:
+    """``title_markdown`` with its badge line put first (an old first-line badge is replaced; other badges stay)."""
+    first, _, rest = title_markdown.lstrip().partition("\n")
+    kept = rest if re.fullmatch(r"\[!\[Open In Colab\]\([^)]*\)\]\([^)]*\)", first.strip()) else title_markdown
+    return f"{colab_badge(notebook)}\n\n{kept.lstrip()}"
+
+
 def parameters_cell(extra: str = "") -> nbformat.NotebookNode:
     source = (
         "# Parameters (papermill). QUICK: small subsets and few steps, for tests and classrooms.\n"
@@ -36,10 +53,15 @@ def parameters_cell(extra: str = "") -> nbformat.NotebookNode:
     return nbformat.v4.new_code_cell(source, metadata={"tags": ["parameters"]})
 
 
-def standard_cells(title_markdown: str, extra_parameters: str = "") -> list[nbformat.NotebookNode]:
-    """Title, setup cell, parameters cell, resolve cell."""
+def standard_cells(title_markdown: str, extra_parameters: str = "", notebook: str | None = None) -> list[nbformat.NotebookNode]:
+    """Title, setup cell, parameters cell, resolve cell.
+
+    With ``notebook`` (its path in the repository, e.g. ``"notebooks/02_anisotropy.ipynb"``)
+    the title gets an "Open in Colab" badge; ``python tools/add_colab_badges.py`` adds or
+    refreshes the badges of all notebooks afterwards.
+    """
     return [
-        nbformat.v4.new_markdown_cell(title_markdown),
+        nbformat.v4.new_markdown_cell(with_colab_badge(title_markdown, notebook) if notebook else title_markdown),
         nbformat.v4.new_code_cell(SETUP_CELL),
         parameters_cell(extra_parameters),
         nbformat.v4.new_code_cell(RESOLVE_CELL),
