@@ -277,7 +277,9 @@ def _read_sick_rows(path: Path, split: str) -> Iterator[tuple[int, dict[str, str
     needed = ("sentence_A", "sentence_B", "entailment_label", "relatedness_score", "SemEval_set")
     missing = [column for column in needed if column not in header]
     if missing:
-        raise DataFormatError(f"{path}, line 1: the header lacks {', '.join(missing)}; is this SICK.txt?")
+        hint = (" SemEval-2014's split files (SICK_train.txt, SICK_test_annotated.txt) have no SemEval_set column: "
+                "use the full SICK.txt." if "SemEval_set" in missing and "sentence_A" in header else "")
+        raise DataFormatError(f"{path}, line 1: the header lacks {', '.join(missing)}; is this SICK.txt?{hint}")
     for number, line in lines:
         fields = line.split("\t")
         if len(fields) != len(header):
@@ -321,7 +323,9 @@ def read_nli_jsonl(path: Path, name: str = "nli", split: str = "dev") -> NliData
         except (json.JSONDecodeError, KeyError, TypeError) as error:
             raise DataFormatError(f"{path}, line {number}: expected a JSON object with premise, hypothesis and label ({error}).") from None
         if label not in NLI_LABELS:
-            raise DataFormatError(f"{path}, line {number}: unknown label {label!r}; expected one of {NLI_LABELS}.")
+            numbered = (" Labels must be words; on the Hugging Face hub 0, 1, 2 stand for entailment, neutral, contradiction."
+                        if isinstance(label, int) else "")
+            raise DataFormatError(f"{path}, line {number}: unknown label {label!r}; expected one of {NLI_LABELS}.{numbered}")
         if not (isinstance(premise, str) and isinstance(hypothesis, str)):
             raise DataFormatError(f"{path}, line {number}: premise and hypothesis must be strings, got "
                                   f"{premise!r} and {hypothesis!r}.")
