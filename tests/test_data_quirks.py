@@ -118,7 +118,7 @@ def test_folder_without_gold_files_is_not_a_senteval_folder():
 
 @pytest.mark.parametrize("relative, read, line, words", [
     ("sick/no_header.txt", read_sick_relatedness, 1, "the header lacks sentence_A"),
-    ("sick/semeval2014_header.txt", read_sick_relatedness, 1, "lacks entailment_label, SemEval_set"),
+    ("sick/semeval2014_header.txt", read_sick_relatedness, 1, "lacks entailment_label, SemEval_set; is this SICK.txt? SemEval-2014"),
     ("sick/semeval2014_header.txt", read_sick_nli, 1, "is this SICK.txt?"),
     ("sick/wrong_column_count.txt", read_sick_relatedness, 4, "expected 6 tab-separated columns, found 4"),
     ("sick/score_out_of_range.txt", read_sick_relatedness, 3, "0.5 is outside the expected range [1.0, 5.0]"),
@@ -134,7 +134,7 @@ def test_sick_errors_name_file_and_line(relative, read, line, words):
     ("nli/missing_key.jsonl", 3, "'hypothesis'"),
     ("nli/not_an_object.jsonl", 2, "expected a JSON object"),
     ("nli/unknown_label.jsonl", 2, "unknown label '-'"),
-    ("nli/integer_label.jsonl", 2, "unknown label 2"),
+    ("nli/integer_label.jsonl", 2, "on the Hugging Face hub 0, 1, 2 stand for entailment, neutral, contradiction"),
     ("nli/null_premise.jsonl", 2, "must be strings, got None"),
     ("nli/csv_not_json.jsonl", 1, "expected a JSON object"),
 ])
