@@ -173,6 +173,26 @@ class TinyMlm:
         return top_k_table(logits, list(self.language.words), k, mask_positions, exact=exact)
 
 
+def context_similarity(tiny: TinyMlm, n_contexts: int = 150, seed: int = 321) -> pd.DataFrame:
+    """For pairs of [MASK] contexts: cos(h, h') of the last hidden states beside the exact similarity
+    of what the contexts predict, cos of their log p(·|c) rows centered per context (= PMI rows up to a constant).
+    """
+    rng = np.random.default_rng(seed)
+    words = _one_hidden_word_each(tiny.language.sample(n_contexts, tiny.length, rng), rng)
+    positions = np.argmax(words == HIDDEN, axis=1)
+    hidden = tiny.logit_parts(tiny.token_ids(words), torch.as_tensor(positions + 1))[0]
+    log_p = np.log(tiny.language.conditional(words)[np.arange(n_contexts), positions])
+    profiles = torch.as_tensor(log_p - log_p.mean(axis=1, keepdims=True))
+    first, second = np.triu_indices(n_contexts, k=1)
+    cosine = torch.nn.functional.cosine_similarity
+    return pd.DataFrame({
+        "context_a": [tiny.language.decode(words[i]) for i in first],
+        "context_b": [tiny.language.decode(words[j]) for j in second],
+        "model_cosine": cosine(hidden[first], hidden[second]).numpy(),
+        "exact_profile_cosine": cosine(profiles[first], profiles[second]).numpy(),
+    })
+
+
 def mean_pairwise_cosine(vectors: torch.Tensor) -> float:
     """Mean cos(v_i, v_j) over all pairs i ≠ j: 0 for directions spread evenly, 1 for one shared direction."""
     unit = torch.nn.functional.normalize(vectors.float(), dim=-1)

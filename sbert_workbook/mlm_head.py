@@ -104,12 +104,15 @@ def top_k_table(logits: np.ndarray, tokens: Sequence[str], k: int, mask_position
 
 @contextlib.contextmanager
 def _quiet_transformers():
-    """Silence transformers' load report while loading; the check above says what matters."""
+    """Silence transformers' load report and progress bar; the check above says what matters."""
     from transformers.utils import logging
 
-    previous = logging.get_verbosity()
+    previous, bar = logging.get_verbosity(), logging.is_progress_bar_enabled()
     logging.set_verbosity_error()
+    logging.disable_progress_bar()
     try:
         yield
     finally:
         logging.set_verbosity(previous)
+        if bar:
+            logging.enable_progress_bar()

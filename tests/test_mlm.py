@@ -181,3 +181,43 @@ def test_a_checkpoint_without_a_head_is_refused(tmp_path, tokenizer_folder):
     folder = _tiny_bert(tmp_path / "no_head", tokenizer_folder, with_head=False)
     with pytest.raises(MissingMlmHeadError, match="would be random"):
         load_mlm_head(str(folder), device="cpu")
+
+
+def test_figures_plot_the_tables(tiny):
+    from sbert_workbook import mlm_plots
+    from sbert_workbook.mlm import context_similarity
+
+    history = pd.DataFrame({"step": [0, 10], "loss": [np.nan, 2.0], "kl_to_truth": [1.5, 0.5],
+                            "context_mean_cosine": [0.7, 0.2], "sentence_mean_cosine": [0.9, 0.6],
+                            "norm_logfreq_pearson": [-0.2, 0.8], "bias_logfreq_pearson": [np.nan, 0.9]})
+    training = mlm_plots.training_figure(history)
+    assert list(training.data[1].y) == [1.5, 0.5]
+    geometry = mlm_plots.anisotropy_figure(history)
+    assert {trace.name: list(trace.y)[-1] for trace in geometry.data} == {
+        "[MASK] contexts (last layer)": 0.2, "mean-pooled sentences (last layer)": 0.6,
+        "word-embedding norm ‖w_x‖": 0.8, "output bias b_x": 0.9}
+    table = logit_fit(tiny, n_contexts=10, seed=2)
+    correlations = fit_correlations(table)
+    scatter = mlm_plots.logit_scatter_figure(table, correlations)
+    points = sum(len(trace.x) for trace in scatter.data if trace.mode == "markers")
+    assert points == len(table)
+    bars = mlm_plots.correlation_figure(correlations)
+    assert list(bars.data[0].y) == pytest.approx(correlations["pearson"].tolist())
+    pairs = context_similarity(tiny, n_contexts=8, seed=3)
+    assert len(pairs) == 8 * 7 // 2 and pairs["exact_profile_cosine"].between(-1, 1).all()
+    assert len(mlm_plots.context_similarity_figure(pairs).data[0].x) == len(pairs)
+    top = tiny.top_k("the cat [MASK] fish", k=3)
+    figure = mlm_plots.top_k_figure(top)
+    assert list(figure.data[0].x) == top["probability"].tolist()[::-1]
+    assert list(figure.data[1].x) == top["exact_probability"].tolist()[::-1]
+
+
+def test_context_similarity_matches_a_direct_computation(tiny, language):
+    from sbert_workbook.mlm import context_similarity
+
+    pairs = context_similarity(tiny, n_contexts=3, seed=4)
+    words = [language.encode(pairs["context_a"].iloc[0]), language.encode(pairs["context_b"].iloc[0])]  # contexts 0 and 1
+    positions = [w.index(-1) for w in words]
+    hidden = tiny.logit_parts(tiny.token_ids(np.array(words)), torch.tensor(positions) + 1)[0]
+    expected = torch.nn.functional.cosine_similarity(hidden[0], hidden[1], dim=0).item()
+    assert pairs["model_cosine"].iloc[0] == pytest.approx(expected, abs=1e-5)
