@@ -53,11 +53,12 @@ class Encoder:
 
     @property
     def position_limit(self) -> int:
-        """The most tokens the model can read at once (its position embeddings, e.g. 512)."""
-        limit = self.tokenizer.model_max_length
-        if not isinstance(limit, int) or limit > 100_000:  # "no limit known" is stored as a huge number
-            limit = getattr(self.model.config, "max_position_embeddings", 512)
-        return int(limit)
+        """The most tokens the model can read at once: its position embeddings (e.g. 512), or the tokenizer's limit if lower."""
+        limit = int(getattr(self.model.config, "max_position_embeddings", 512))
+        tokenizer_limit = self.tokenizer.model_max_length
+        if isinstance(tokenizer_limit, int) and tokenizer_limit < 100_000:  # "no limit known" is a huge number
+            limit = min(limit, tokenizer_limit)
+        return limit
 
     def hidden_states(self, sentences: Sequence[str] | str, max_length: int | None = None):
         """All hidden states for one batch: (tuple of (batch, tokens, dim) tensors, attention_mask).
