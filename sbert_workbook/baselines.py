@@ -9,9 +9,11 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
+import numpy as np
 import pandas as pd
 import torch
 
+from .data import StsData
 from .datasets import SEVEN_STS_SETS
 from .evaluation import cosine_similarity, evaluate_sts
 from .pooling import POOLINGS, pool
@@ -175,3 +177,22 @@ def pair_cosines(encoders: dict[str, object], sentence1: str, sentence2: str) ->
         cosines[label] = float(cosine_similarity(u[None], v[None])[0])
     return cosines
 
+
+
+def per_subset_sample(data: StsData, n: int | None, seed: int = 0) -> StsData:
+    """At most ``n`` random pairs from *each* subset (file order kept), so every subset keeps its own correlation.
+
+    A plain random sample of a few dozen pairs can leave a small subset (STS13's FNWN) with one
+    pair, and ``wmean`` needs a correlation per subset. ``n=None`` returns ``data`` unchanged.
+    """
+    if n is None:
+        return data
+    if n < 2:
+        raise ValueError(f"Each subset needs at least 2 pairs for a correlation; got n={n}.")
+    rng, subsets = np.random.default_rng(seed), np.asarray(data.subsets)
+    keep = np.sort(np.concatenate([
+        rng.choice(np.flatnonzero(subsets == s), size=min(n, int((subsets == s).sum())), replace=False)
+        for s in data.subset_names()]))
+    return StsData(data.name, data.split, [data.sentences1[i] for i in keep], [data.sentences2[i] for i in keep],
+                   data.scores[keep], [data.subsets[i] for i in keep],
+                   f"{data.origin} (at most {n} pairs per subset, seed {seed})", data.score_range)

@@ -177,3 +177,22 @@ def run_checks(model: str = "auto", data_dir=None, device: str | None = None, da
 
 def _fix_from(message: str, default: str) -> str:
     return message.split("To fix:", 1)[1].strip() if "To fix:" in message else default
+
+
+def widget_check_figure(degrees: float = 60.0):
+    """Two unit vectors ``degrees`` apart and their cosine: the live plot a slider moves in ``00_start_here``.
+
+    If moving the slider redraws this figure, ipywidgets and plotly both work in this front end.
+    """
+    import math
+
+    import plotly.graph_objects as go
+
+    theta = math.radians(degrees)
+    figure = go.Figure()
+    for name, (x, y) in (("u", (1.0, 0.0)), ("v", (math.cos(theta), math.sin(theta)))):
+        figure.add_trace(go.Scatter(x=[0, x], y=[0, y], mode="lines+markers+text", name=name, text=["", name],
+                                    textposition="top center"))
+    figure.update_layout(title=f"angle {degrees:g}°, cos = {math.cos(theta):.3f}", xaxis_range=[-1.1, 1.1],
+                         yaxis_range=[-1.1, 1.1], yaxis_scaleanchor="x", width=420, height=420, showlegend=False)
+    return figure

@@ -7,7 +7,7 @@ import pytest
 import sbert_workbook as sbw
 from sbert_workbook.baselines import (
     TABLE1_ROWS, MultiPoolingEncoder, baseline_table, beside_published, pair_cosines, published_table1,
-    sentence_transformers_pooling,
+    per_subset_sample, sentence_transformers_pooling,
 )
 
 SENTENCES = ["A man is playing a guitar.", "The dog bit the man.", "Nobody came to the party, which was sad.", "x"]
@@ -83,3 +83,17 @@ def test_pair_cosines_match_sentence_transformers(encoder, st_model):
     assert cosines["mean"] == pytest.approx(float(u @ v / np.linalg.norm(u) / np.linalg.norm(v)), abs=1e-5)
     with pytest.raises(ValueError, match="both boxes"):
         pair_cosines({"mean": (multi, "mean")}, "  ", "a sentence")
+
+
+def test_per_subset_sample_keeps_every_subset_and_only_real_pairs(shared_data):
+    from collections import Counter
+
+    full = sbw.load_sts("sts13", data_dir=shared_data)
+    sample = per_subset_sample(full, 10, seed=1)
+    sizes = Counter(full.subsets)
+    assert Counter(sample.subsets) == {name: min(10, size) for name, size in sizes.items()}
+    originals = set(zip(full.sentences1, full.sentences2, full.scores, full.subsets))
+    assert set(zip(sample.sentences1, sample.sentences2, sample.scores, sample.subsets)) <= originals
+    assert per_subset_sample(full, None) is full
+    with pytest.raises(ValueError, match="at least 2"):
+        per_subset_sample(full, 1)

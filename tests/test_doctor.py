@@ -114,3 +114,13 @@ def test_predownload_fetches_each_model_and_each_hub_data_set_once(monkeypatch):
     assert ("sentence-transformers/all-nli", "pair-class") in hub and len(hub) == len(set(hub))  # SNLI+MNLI share it
     assert {e.hub_id for e in hub_data_sources()} == {h for h, _ in hub}
     assert "mteb/sts12-sts" in {h for h, _ in hub} and len(fetched) == len(models) + len(hub)
+
+
+def test_the_widget_check_figure_draws_vectors_at_the_requested_angle():
+    import math
+
+    figure = doctor.widget_check_figure(60)
+    u, v = figure.data
+    assert (u.x[1], u.y[1]) == (1.0, 0.0)
+    assert v.x[1] == pytest.approx(0.5) and v.y[1] == pytest.approx(math.sqrt(3) / 2)
+    assert "cos = 0.500" in figure.layout.title.text

@@ -42,27 +42,29 @@ def test_search_finds_the_paraphrase_and_matches_sentence_transformers(encoder, 
         index.search("   ")
 
 
-def test_pair_loop_runs_the_model_once_per_candidate(encoder):
+def test_pair_loop_sends_every_pair_through_the_model_and_batching_changes_nothing(encoder):
     counting = copy.deepcopy(encoder)
-    calls = []
-    counting.model.register_forward_hook(lambda module, args, kwargs_output: calls.append(1))
-    scores = pair_loop_scores(counting, "A man is playing a guitar.", CORPUS[:4])
-    assert len(calls) == 4 and scores.shape == (4,)
-    assert ((-1 <= scores) & (scores <= 1)).all()
+    rows = []
+    counting.model.register_forward_hook(lambda module, args, output: rows.append(output.last_hidden_state.shape[0]))
+    batched = pair_loop_scores(counting, "A man is playing a guitar.", CORPUS, batch_size=4)
+    assert rows == [4, 2] and batched.shape == (len(CORPUS),)
+    one_by_one = pair_loop_scores(encoder, "A man is playing a guitar.", CORPUS, batch_size=1)
+    assert batched == pytest.approx(one_by_one, abs=1e-4)  # padding never leaks into a score
+    assert ((-1 <= batched) & (batched <= 1)).all()
 
 
 def test_timing_table_extrapolates_from_the_measured_costs():
-    table = timing_table(n=4, build_s=1.0, query_s=0.01, per_pair_s=2.0, measured_pairs=2).set_index(["approach", "task"])
+    table = timing_table(n=4, per_sentence_s=0.5, query_s=0.01, per_pair_s=2.0, measured=2).set_index(["approach", "task"])
     loop = "cross-encoder-style pair loop"
     assert table.loc[(loop, "answer one query"), "seconds"] == 8.0  # 4 pairs x 2 s
     assert table.loc[(loop, "most similar pair among 4"), "seconds"] == 12.0  # 4*3/2 = 6 pairs x 2 s
-    assert table.loc[("bi-encoder", "embed the corpus once"), "seconds"] == 1.0
+    assert table.loc[("bi-encoder", "most similar pair among 4"), "seconds"] == 2.0  # 4 sentences x 0.5 s
 
 
 def test_measured_timing_covers_both_approaches(encoder):
-    table = time_bi_vs_pair_loop(SearchIndex(encoder, CORPUS), "a guitar", pair_sample=2)
+    table = time_bi_vs_pair_loop(encoder, CORPUS, "a guitar", sample=2)
     assert set(table["approach"]) == {"bi-encoder", "cross-encoder-style pair loop"}
-    assert (table["seconds"] > 0).all()
+    assert (table["seconds"] > 0).all() and "over 2 pairs" in " ".join(table["how"])
 
 
 def test_search_corpus_starts_with_sts_b_and_has_no_duplicates(shared_data):
