@@ -36,9 +36,15 @@ class ActNorm(nn.Module):
 
     @torch.no_grad()
     def initialize_from(self, u: torch.Tensor) -> None:
-        """Data-dependent init: the output of ``u`` gets zero mean and unit variance per dimension."""
+        """Data-dependent init: the output of ``u`` gets zero mean and unit variance per dimension.
+
+        A (near-)constant dimension keeps scale 1: dividing by its ~0 spread would multiply it
+        by ~10⁶ in every step and overflow after the first update.
+        """
+        std = u.std(dim=0, unbiased=False)
+        constant = std <= 1e-6 * std.max().clamp(min=1e-12)
         self.bias.copy_(-u.mean(dim=0))
-        self.log_scale.copy_(-torch.log(u.std(dim=0, unbiased=False) + 1e-6))
+        self.log_scale.copy_(torch.where(constant, torch.zeros_like(std), -torch.log(std.clamp(min=1e-12))))
 
     def forward(self, u):
         return (u + self.bias) * torch.exp(self.log_scale), self.log_scale.sum().expand(u.shape[0])

@@ -106,6 +106,21 @@ def test_nan_loss_stops_training_naming_the_step():
         fit_flow(flow, torch.randn(200, 4), batch_size=10, progress=False)
 
 
+def test_near_constant_dimensions_do_not_blow_up_the_fit(encoder):
+    # all-MiniLM-L6-v2's last layer has dimensions with a spread of ~1e-33 and ~1e-9 across sentences; an
+    # actnorm init dividing by that spread multiplied them by ~1e6 per step and overflowed at the second step
+    from sbert_workbook import load_sts
+
+    data = load_sts("stsb", "test", limit=60)
+    u = encoder.encode(data.sentences1 + data.sentences2, pooling="cls")
+    assert u.std(dim=0).min() < 1e-6 * u.std(dim=0).max(), "the model no longer has near-constant dimensions"
+    torch.manual_seed(0)
+    flow = Glow(u.shape[1])
+    fit = fit_flow(flow, u, epochs=2, progress=False)
+    assert all(math.isfinite(value) for value in fit.log_likelihood)
+    assert torch.isfinite(flow_embed(flow, u)).all()
+
+
 def test_bad_inputs_get_clear_errors():
     with pytest.raises(ValueError, match="fewer than 2 coordinates"):
         Glow(4, levels=3)
