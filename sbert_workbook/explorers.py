@@ -21,6 +21,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from .anisotropy import mean_cosine
 from .widgets import interactive_figure
 
 OWN_PAIR = "(type your own sentences)"
@@ -45,14 +46,15 @@ def pair_cosines(vectors: np.ndarray) -> np.ndarray:
 
 
 def uncentred_2d(vectors: np.ndarray) -> np.ndarray:
-    """Unit vectors projected on their top-2 right singular directions, *without* centring.
+    """Unit vectors projected on their top-2 singular directions, *without* centring.
 
     Unlike PCA this keeps the origin, so a narrow cone of directions shows up as a cloud
-    far to one side of (0, 0); after centring the cloud surrounds the origin.
+    far to one side of (0, 0); after centring the cloud surrounds the origin. (The
+    projection is :func:`sbert_workbook.anisotropy.project`'s ``"svd"``, from ``02_anisotropy.ipynb``.)
     """
-    units = unit_rows(vectors)
-    _, _, directions = np.linalg.svd(units, full_matrices=False)
-    return units @ directions[:2].T
+    from .anisotropy import project
+
+    return project(unit_rows(vectors), "svd", n_components=2)
 
 
 def token_vectors(encoder, sentence: str) -> tuple[list[str], np.ndarray]:
@@ -113,7 +115,7 @@ def embedding_figure(layer_vectors: np.ndarray, layer: int, centre: bool = False
     """
     if centre:
         layer_vectors = layer_vectors - layer_vectors.mean(axis=1, keepdims=True)
-    means = [float(pair_cosines(v).mean()) for v in layer_vectors]
+    means = [mean_cosine(v) for v in layer_vectors]
     cosines, points = pair_cosines(layer_vectors[layer]), uncentred_2d(layer_vectors[layer])
     fig = make_subplots(rows=1, cols=3, horizontal_spacing=0.08, subplot_titles=(
         "cosine of different sentences", "directions, top-2 singular axes (origin at the cross)", "mean cosine per layer"))
