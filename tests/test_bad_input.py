@@ -230,7 +230,7 @@ def tests_fixtures():
 def test_calibrator_fitted_on_another_hidden_size_is_refused(tmp_path):
     calibration = pytest.importorskip("sbert_workbook.calibration")
     generator = torch.Generator().manual_seed(0)
-    small, large = torch.randn(50, 384, generator=generator), torch.randn(5, 768, generator=generator)
+    small, large = torch.randn(400, 384, generator=generator), torch.randn(5, 768, generator=generator)
     for calibrator in (calibration.StandardNormalization(), calibration.Whitening()):
         calibrator.fit(small)
         loaded = calibration.load_calibrator(calibration.save_calibrator(calibrator, tmp_path / calibrator.name))
