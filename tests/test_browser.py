@@ -191,12 +191,13 @@ def _assert_drawn(figure: dict, expected_traces: int) -> None:
     assert figure["width"] > 300 and figure["height"] > 200, f"the figure is {figure['width']}x{figure['height']} px"
 
 
-def _assert_widgets_rendered(page, scope: str, controls: dict[str, int]) -> None:
-    for selector, count in controls.items():
-        found = page.locator(f"{scope} {selector}").count()
-        assert found == count, f"expected {count} rendered widget(s) {selector!r}, found {found}"
+def _assert_widgets_rendered(page, scope: str, controls: dict[str, int], name: str) -> None:
     shown = WIDGET_FAILURE_TEXT.findall(page.inner_text(scope))
-    assert not shown, f"widgets did not render; the page shows {shown}"
+    found = {selector: page.locator(f"{scope} {selector}").count() for selector in controls}
+    if shown or found != controls:
+        shot = _screenshot(page, f"{name}_FAILED")
+        pytest.fail(f"widgets did not render: expected controls {controls}, found {found}; the page shows {shown or 'no widget error text'}; "
+                    f"screenshot {shot}")
 
 
 def _redrawn(page, scope: str, act, condition: str) -> dict:
@@ -219,7 +220,7 @@ def _check_embedding_explorer(page, scope: str, name: str, server: Server) -> Pa
     figure = _wait_for_figure(page, scope, name, server)
     _assert_drawn(figure, 4)
     assert figure["types"] == ["histogram", "scatter", "scatter", "scatter"]
-    _assert_widgets_rendered(page, scope, {".widget-slider .noUi-handle": 1, ".widget-checkbox input[type=checkbox]": 1})
+    _assert_widgets_rendered(page, scope, {".widget-slider .noUi-handle": 1, ".widget-checkbox input[type=checkbox]": 1}, name)
     shot = _screenshot(page, name)
     last_layer = int(re.search(r"layer (\d+)", figure["title"]).group(1))
     assert last_layer > 0, figure["title"]
@@ -257,7 +258,8 @@ def test_classroom_app_serves_the_pair_explorer(page, classroom):
     figure = _wait_for_figure(page, "body", "voila_pair_explorer", server)
     _assert_drawn(figure, 3)
     assert figure["types"] == ["heatmap", "scatter", "scatter"] and figure["heatmap_pixels"][0] > 100
-    _assert_widgets_rendered(page, "body", {".widget-text input": 2, ".widget-slider .noUi-handle": 1, ".widget-dropdown select": 1})
+    _assert_widgets_rendered(page, "body", {".widget-text input": 2, ".widget-slider .noUi-handle": 1, ".widget-dropdown select": 1},
+                             "voila_pair_explorer")
     _screenshot(page, "voila_pair_explorer")
 
     at_start = _redrawn(page, "body", _slide_to_start(page, "body"), "f.title.includes('at layer 0')")
