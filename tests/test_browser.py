@@ -34,7 +34,7 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
 FIRST_FIGURE_TIMEOUT_MS = 240_000  # kernel start + model load; about 40-90 s on a busy 2-core machine
 REDRAW_TIMEOUT_MS = 60_000
 #: What a page shows when widgets did not render: the loading placeholder, a Python repr, an error.
-WIDGET_FAILURE_TEXT = re.compile(r"Loading widget|VBox\(children=|IntSlider\(value=|model not found|Error displaying widget"
+WIDGET_FAILURE_TEXT = re.compile(r"Loading widget|VBox\(children=|IntSlider\(value=|model_id|model not found|Error displaying widget"
                                  r"|application/vnd\.jupyter\.widget-view\+json|Traceback")
 FIGURE_JS = """(scope) => {
     const gd = document.querySelector(scope + ' .js-plotly-plot');
