@@ -221,3 +221,32 @@ def test_context_similarity_matches_a_direct_computation(tiny, language):
     hidden = tiny.logit_parts(tiny.token_ids(np.array(words)), torch.tensor(positions) + 1)[0]
     expected = torch.nn.functional.cosine_similarity(hidden[0], hidden[1], dim=0).item()
     assert pairs["model_cosine"].iloc[0] == pytest.approx(expected, abs=1e-5)
+
+
+def test_a_legacy_bert_checkpoint_with_a_head_is_accepted(tmp_path, tokenizer_folder):
+    """bert-base-uncased's checkpoint style: LayerNorm.gamma/beta names, an NSP head, the decoder stored too."""
+    import shutil
+
+    from safetensors.torch import save_file
+    from transformers import BertConfig, BertForPreTraining
+
+    config = BertConfig(vocab_size=30522, hidden_size=16, num_hidden_layers=1, num_attention_heads=2, intermediate_size=32,
+                        architectures=["BertForMaskedLM"])
+    torch.manual_seed(0)
+    model = BertForPreTraining(config)
+    with torch.no_grad():
+        for parameter in model.parameters():
+            parameter.normal_()  # no weight left at its initial value, so a skipped load would show
+    state = {key.replace("LayerNorm.weight", "LayerNorm.gamma").replace("LayerNorm.bias", "LayerNorm.beta"): value.clone()
+             for key, value in model.state_dict().items()}
+    assert "cls.predictions.decoder.weight" in state and "cls.seq_relationship.weight" in state
+    folder = tmp_path / "legacy"
+    folder.mkdir()
+    save_file(state, str(folder / "model.safetensors"), metadata={"format": "pt"})
+    config.save_pretrained(folder)
+    for item in tokenizer_folder.iterdir():
+        shutil.copy(item, folder / item.name)
+    head = load_mlm_head(str(folder), device="cpu")
+    torch.testing.assert_close(head.model.cls.predictions.transform.LayerNorm.weight,
+                               model.cls.predictions.transform.LayerNorm.weight)
+    torch.testing.assert_close(head.model.cls.predictions.bias, model.cls.predictions.bias)
