@@ -55,8 +55,9 @@ class TinyMlm:
             type_vocab_size=1, pad_token_id=PAD_ID, hidden_dropout_prob=0.0, attention_probs_dropout_prob=0.0,
             tie_word_embeddings=True,
         )
-        torch.manual_seed(seed)
-        self.model = BertForMaskedLM(self.config).eval()
+        with torch.random.fork_rng(devices=[]):  # seed the initial weights without touching the global generator
+            torch.manual_seed(seed)
+            self.model = BertForMaskedLM(self.config).eval()
         self.history = pd.DataFrame()
         self._rng, self._generator = np.random.default_rng(seed + 3), torch.Generator().manual_seed(seed + 4)
         probe_words = _one_hidden_word_each(language.sample(256, length, np.random.default_rng(seed + 1)),
