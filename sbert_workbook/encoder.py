@@ -9,7 +9,7 @@ import contextlib
 import json
 import numbers
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 
 import torch
 from tqdm.auto import tqdm
@@ -98,11 +98,18 @@ class Encoder:
         order = sorted(range(len(sentences)), key=lambda i: -len(token_ids[i]))
         show_progress = len(sentences) >= PROGRESS_BAR_MIN_SENTENCES if show_progress is None else show_progress
         needs_all_layers = layers is not None or pooling not in TOKEN_POOLING_FUNCTIONS
-        pooled = []
-        for batch_indices in tqdm(_chunks(order, batch_size), total=-(-len(order) // batch_size),
-                                  disable=not show_progress, desc="encoding", unit="batch"):
-            batch = self._pad([token_ids[i][:max_length] for i in batch_indices], max_length)
-            pooled.append(self._pool_batch(batch, pooling, layers, needs_all_layers))
+        pooled, start = [], 0
+        with tqdm(total=len(order), disable=not show_progress, desc="encoding", unit="sentence") as progress:
+            while start < len(order):
+                batch_indices = order[start:start + batch_size]
+                batch = self._pad([token_ids[i][:max_length] for i in batch_indices], max_length)
+                try:
+                    pooled.append(self._pool_batch(batch, pooling, layers, needs_all_layers))
+                except torch.cuda.OutOfMemoryError:
+                    batch_size = _halved_after_out_of_memory(batch_size, len(token_ids[batch_indices[0]]))
+                    continue
+                start += len(batch_indices)
+                progress.update(len(batch_indices))
         embeddings = torch.empty(len(sentences), pooled[0].shape[1])
         embeddings[order] = torch.cat(pooled)
         if normalize:
@@ -185,8 +192,15 @@ def _warn_about_truncation(token_ids: list[list[int]], max_length: int, limit: i
         )
 
 
-def _chunks(items: list[int], size: int) -> Iterator[list[int]]:
-    if size < 1:
-        raise ValueError(f"batch_size must be at least 1, got {size}.")
-    for start in range(0, len(items), size):
-        yield items[start:start + size]
+def _halved_after_out_of_memory(batch_size: int, longest_tokens: int) -> int:
+    """The batch size to retry with after CUDA ran out of memory (kept for the rest of the call)."""
+    if batch_size == 1:
+        raise torch.cuda.OutOfMemoryError(
+            f"CUDA ran out of memory encoding a single sentence of {longest_tokens} tokens. "
+            "Pass a smaller max_length, free GPU memory (restart other kernels), or use device='cpu'."
+        )
+    if torch.cuda.is_available():
+        torch.cuda.empty_cache()
+    warnings.warn(f"CUDA ran out of memory with batch_size={batch_size}: continuing with batch_size={batch_size // 2}. "
+                  "Pass a smaller batch_size to avoid the retry.", stacklevel=4)
+    return batch_size // 2
