@@ -6,7 +6,7 @@ so an interrupted run can skip exactly the batches it already did.
 """
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass
 
 import numpy as np
@@ -123,6 +123,10 @@ def no_duplicate_batches(examples: Examples, batch_size: int, seed: int) -> list
 
 
 def duplicates_in_batch(examples: Examples, batch: list[int]) -> int:
-    """How many sentences in ``batch`` are repeats of another sentence of the same batch."""
-    texts = [column[i] for column in examples.columns.values() for i in batch]
-    return len(texts) - len(set(texts))
+    """How many times a sentence of one example reappears in *another* example of ``batch``.
+
+    These are the repeats that turn a positive into an in-batch "negative" of itself; an
+    example whose two sentences happen to be equal is not counted.
+    """
+    counts = Counter(text for i in batch for text in {column[i] for column in examples.columns.values()})
+    return sum(count - 1 for count in counts.values())

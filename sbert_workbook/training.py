@@ -40,6 +40,7 @@ class TrainingConfig:
     micro_batch_size: int | None = None  # None: the whole batch at once; smaller: gradient accumulation
     eval_every: int | None = None  # steps between STS-B dev evaluations (None: only at the end)
     checkpoint_every: int | None = None  # steps between resumable checkpoints (None: only at the end)
+    save_checkpoints: bool = True  # False: no resumable checkpoints at all (short experiments, benchmarks)
     mixed_precision: str = "auto"  # "auto", "no", "fp16" or "bf16"
     device: str | None = None
     progress: bool = True
@@ -175,14 +176,15 @@ class _Run:
             self._log(loss, bar)
             if self._due(self.config.eval_every) or self.step == len(self.plan):
                 self._evaluate()
-            if self._due(self.config.checkpoint_every) or self.step == len(self.plan):
+            if self.config.save_checkpoints and (self._due(self.config.checkpoint_every) or self.step == len(self.plan)):
                 self._save()
             if callback is not None:
                 callback(self._event(), self.history)
         bar.close()
         seconds = time.perf_counter() - started
         seen = sum(len(batch) for batch in self.plan[resumed_from:])
-        return TrainingResult(self.step, seconds, seen, self.output_dir, self.accelerator.mixed_precision,
+        precision = {"no": "fp32"}.get(self.accelerator.mixed_precision, self.accelerator.mixed_precision)
+        return TrainingResult(self.step, seconds, seen, self.output_dir, precision,
                               self.micro_batch_size, self.history, self.best["step"], self.best["spearman"], resumed_from)
 
     def _due(self, every: int | None) -> bool:
@@ -256,7 +258,8 @@ class _Run:
 
     # ------------------------------------------------------------------ checkpoints
     def _fingerprint(self) -> dict:
-        settings = {k: v for k, v in asdict(self.config).items() if k not in ("progress", "device", "micro_batch_size")}
+        settings = {k: v for k, v in asdict(self.config).items()
+                    if k not in ("progress", "device", "micro_batch_size", "checkpoint_every", "save_checkpoints")}
         return {"objective": self.objective, "examples": len(self.examples), "data": self.examples.description,
                 "steps": len(self.plan), **settings}
 

@@ -142,3 +142,9 @@ def test_wrong_inputs_are_explained(examples):
         fit(no_head, examples, "triplet", config())
     with pytest.raises(ValueError, match="Unknown objective"):
         fit(no_head, examples, "contrastive", config())
+
+
+def test_checkpoints_can_be_switched_off(examples, tmp_path):
+    result = fit(tiny_model(), examples, "softmax", config(max_steps=2, save_checkpoints=False), output_dir=tmp_path)
+    assert result.steps == 2 and result.precision == "fp32"
+    assert not (tmp_path / "checkpoint").exists()
