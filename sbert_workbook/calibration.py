@@ -5,17 +5,35 @@ embeddings of the same size. Calibrators: standard normalisation (SN), nulling a
 top-k singular directions (NATSV), whitening (Su et al., 2021; optionally to k dims), the
 flow (Li et al., 2020), and :class:`Chain` to compose them (SN + NATSV). Each one saves to
 a folder as ``calibrator.safetensors`` (tensors) + ``calibrator.json`` (class and settings).
+
+Calibrators compute on the CPU with one thread: their matrices are small (n × dim), and
+more threads mostly add synchronisation (10-30× slower on a busy 2-core machine).
 """
 from __future__ import annotations
 
 import json
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import torch
 
-from .evaluation import cosine_similarity, correlations
+from .evaluation import AGGREGATION_MEANING, aggregate, cosine_similarity, correlations
+from .flow_training import torch_threads
+
+#: Published BERT-base rows on the STS-B test set (Spearman × 100): Li et al. (2020), Tables 1 and 5, and
+#: Su et al. (2021) for whitening. "first_last_avg" is what the BERT-flow code calls "last2avg".
+PUBLISHED_STSB = {
+    "BERT-base, last-layer mean": 47.29,
+    "BERT-base, first_last_avg": 59.04,
+    "BERT-base, first_last_avg + flow (target)": 70.72,
+    "BERT-base, first_last_avg + whitening (target)": 71.34,
+    "BERT-base + SN (BERT-flow Table 5)": 55.46,
+    "BERT-base + NATSV k=10 (Table 5)": 60.40,
+    "BERT-base + SN + NATSV k=6 (Table 5)": 63.51,
+}
 
 
 class Calibrator:
@@ -32,7 +50,8 @@ class Calibrator:
         if len(u) < 2:
             raise ValueError(f"{self.name} needs at least 2 embeddings to fit, got {len(u)}.")
         self.dim_ = u.shape[1]
-        self._fit(u)
+        with torch_threads(1):
+            self._fit(u)
         return self
 
     def transform(self, embeddings) -> torch.Tensor:
@@ -43,7 +62,8 @@ class Calibrator:
         if u.shape[1] != self.dim_:
             raise ValueError(f"{self.name} was fitted on {self.dim_}-dimensional embeddings but got {u.shape[1]}-dimensional "
                              "ones. Fit it on embeddings from the same model and pooling, or refit.")
-        out = self._transform(u).float()
+        with torch_threads(1):
+            out = self._transform(u).float()
         if not torch.isfinite(out).all():
             raise ValueError(f"{self.name} produced NaN or infinite values; refit it (see the notebook's troubleshooting).")
         return out
@@ -115,6 +135,10 @@ class Whitening(Calibrator):
         self.k = k
 
     def _fit(self, u):
+        if len(u) <= u.shape[1]:
+            warnings.warn("Whitening was fitted on no more embeddings than dimensions: the covariance is singular and "
+                          "the smallest directions get blown up. Fit on more sentences, or whiten to k < n dims.",
+                          stacklevel=3)
         self.mean_ = u.mean(dim=0)
         centred = u - self.mean_
         covariance = centred.T @ centred / len(u)
@@ -233,14 +257,53 @@ def load_calibrator(folder) -> Calibrator:
 
 def choose_natsv_k(train_embeddings, dev_u, dev_v, dev_scores, ks: Sequence[int] = range(0, 21),
                    standardize: bool = False) -> tuple[int, dict[int, float]]:
-    """The k whose NATSV (after SN if ``standardize``) gives the best dev Spearman; also every k's score."""
+    """The k whose NATSV (after SN if ``standardize``) gives the best dev Spearman; also every k's score.
+
+    One SVD serves every k: the top-k directions are the first k of the top-max(ks).
+    """
+    base = StandardNormalization().fit(train_embeddings) if standardize else None
+    fitted = base.transform(train_embeddings) if base else train_embeddings
+    widest = NullTopDirections(max(ks)).fit(fitted)
+    dev_u, dev_v = (base.transform(x) if base else x for x in (dev_u, dev_v))
     scores = {}
     for k in ks:
-        steps = ([StandardNormalization()] if standardize else []) + [NullTopDirections(k)]
-        calibrator = Chain(steps).fit(train_embeddings)
-        similarity = cosine_similarity(calibrator.transform(dev_u), calibrator.transform(dev_v))
+        natsv = NullTopDirections(k)
+        natsv.dim_, natsv.directions_ = widest.dim_, widest.directions_[:, :k]
+        similarity = cosine_similarity(natsv.transform(dev_u), natsv.transform(dev_v))
         scores[k] = correlations(similarity, dev_scores)["spearman"]
     return max(scores, key=scores.get), scores
+
+
+def calibration_table(bank, view: str, test_sets: dict, fit_sentences: dict, methods: dict,
+                      aggregation: str = "wmean") -> tuple[pd.DataFrame, dict]:
+    """Spearman × 100 of cosine similarity: one row per method, one column per data set, plus ``avg``.
+
+    ``methods`` maps a row label to ``(make_calibrator, source)``: ``(None, None)`` for the raw
+    embeddings; source ``"target"`` fits a fresh calibrator on ``fit_sentences[data set]``, any
+    other source (e.g. ``"nli"``) one calibrator on ``fit_sentences[source]`` shared by all sets.
+    Returns the table (``attrs['provenance']`` says what produced it) and the fitted calibrators.
+    """
+    rows, fitted = {}, {}
+    for label, (make, source) in methods.items():
+        rows[label] = {}
+        for name, data in test_sets.items():
+            u, v = bank.get(view, data.sentences1), bank.get(view, data.sentences2)
+            if make is not None:
+                key = (label, name if source == "target" else source)
+                if key not in fitted:
+                    fitted[key] = make().fit(bank.get(view, fit_sentences[key[1]]))
+                u, v = fitted[key].transform(u), fitted[key].transform(v)
+            rows[label][name] = aggregate(cosine_similarity(u, v), data, aggregation)["spearman"]
+    table = pd.DataFrame.from_dict(rows, orient="index")
+    table["avg"] = table.mean(axis=1)
+    table.attrs["provenance"] = {
+        "model": bank.description, "pooling": view, "similarity": "cosine",
+        "aggregation": f"{aggregation}: {AGGREGATION_MEANING[aggregation]}",
+        "split": "test (" + ", ".join(f"{name} {len(data)} pairs" for name, data in test_sets.items()) + ")",
+        "fitted on": "target = each set's own sentences, labels unused; " + ", ".join(
+            f"{key} = {len(value)} sentences" for key, value in fit_sentences.items() if key not in test_sets),
+    }
+    return table, fitted
 
 
 def _as_tensor(embeddings) -> torch.Tensor:

@@ -65,7 +65,7 @@ def fit_flow(
     matrices are tiny, so on the CPU one thread (``threads=1``, restored afterwards) is
     fastest: more threads only add synchronisation, badly so on a busy machine.
     """
-    with _torch_threads(threads):
+    with torch_threads(threads):
         return _fit(flow, _checked_embeddings(embeddings, flow.dim), epochs, lr, batch_size, seed, on_step, progress)
 
 
@@ -101,7 +101,7 @@ def flow_embed(flow: Glow, embeddings: torch.Tensor, batch_size: int = 4096) -> 
     """z = f(u) for every embedding (no gradients); never returns NaN: raises instead."""
     embeddings = _checked_embeddings(embeddings, flow.dim)
     flow.eval()
-    with torch.no_grad(), _torch_threads(1):
+    with torch.no_grad(), torch_threads(1):
         z = torch.cat([flow(chunk)[0] for chunk in torch.split(embeddings, batch_size)])
     if not torch.isfinite(z).all():
         bad = int((~torch.isfinite(z)).any(dim=1).sum())
@@ -111,7 +111,8 @@ def flow_embed(flow: Glow, embeddings: torch.Tensor, batch_size: int = 4096) -> 
 
 
 @contextlib.contextmanager
-def _torch_threads(threads: int | None) -> Iterator[None]:
+def torch_threads(threads: int | None) -> Iterator[None]:
+    """Run a block with ``threads`` torch CPU threads (None: unchanged), restoring the setting afterwards."""
     previous = torch.get_num_threads()
     if threads:
         torch.set_num_threads(threads)
@@ -177,3 +178,28 @@ def encode_views(encoder, sentences: Sequence[str], poolings: Sequence[str], bat
         views[name] = torch.empty(len(sentences), chunks[0].shape[1])
         views[name][order] = torch.cat(chunks)
     return views
+
+
+class EmbeddingBank:
+    """Frozen embeddings of many sentences under several poolings ("views"), looked up by sentence."""
+
+    def __init__(self, sentences: Sequence[str], views: dict[str, torch.Tensor], description: str = ""):
+        self.position = {sentence: i for i, sentence in enumerate(sentences)}
+        self.views, self.description = views, description
+
+    @classmethod
+    def encode(cls, encoder, sentences: Sequence[str], poolings: Sequence[str], batch_size: int = 64,
+               progress: bool = True) -> EmbeddingBank:
+        """Encode each distinct sentence once, under every pooling in ``poolings``."""
+        unique = list(dict.fromkeys(sentences))
+        views = encode_views(encoder, unique, poolings, batch_size, progress)
+        return cls(unique, views, f"{encoder.name} ({encoder.resolved.source}); poolings {', '.join(poolings)}")
+
+    def get(self, view: str, sentences: Sequence[str]) -> torch.Tensor:
+        """The ``view`` embeddings of ``sentences``, in their order."""
+        if view not in self.views:
+            raise KeyError(f"No view {view!r} in this bank; it holds {', '.join(self.views)}.")
+        missing = [s for s in sentences if s not in self.position]
+        if missing:
+            raise KeyError(f"{len(missing)} sentences were never encoded (e.g. {missing[0]!r}); add them to the bank.")
+        return self.views[view][[self.position[s] for s in sentences]]
