@@ -206,7 +206,7 @@ def project(embeddings, method: str = "svd", n_components: int = 3, seed: int = 
     """Coordinates of each row in ``n_components`` dimensions by one of :data:`PROJECTIONS`.
 
     'svd' keeps the origin at 0, so a cone stays a cone; 'pca' centres first; 'umap'
-    (umap-learn; its first call compiles with numba, ~15-30 s) keeps neighbourhoods.
+    (umap-learn; its first call compiles with numba: ~30-50 s on 2 busy CPU cores) keeps neighbourhoods.
     """
     x = as_tensor(embeddings)
     if method in ("svd", "pca"):
@@ -220,6 +220,6 @@ def project(embeddings, method: str = "svd", n_components: int = 3, seed: int = 
     if method == "umap":
         import umap
 
-        reducer = umap.UMAP(n_components=n_components, random_state=seed, n_neighbors=min(15, len(x) - 1))
+        reducer = umap.UMAP(n_components=n_components, random_state=seed, n_neighbors=min(15, len(x) - 1), n_jobs=1)
         return reducer.fit_transform(x.float().numpy())
     raise ValueError(f"Unknown projection {method!r}: choose one of {', '.join(PROJECTIONS)}.")
