@@ -164,3 +164,27 @@ def test_encode_views_matches_encoder_encode(encoder):
     for pooling, vectors in views.items():
         torch.testing.assert_close(vectors, encoder.encode(sentences, pooling=pooling), atol=1e-5, rtol=1e-4)
 
+
+
+def test_calibration_table_fits_per_target_set_and_shares_the_nli_fit(anisotropic):
+    from sbert_workbook.calibration import calibration_table
+    from sbert_workbook.data import StsData
+    from sbert_workbook.flow_training import EmbeddingBank
+
+    sentences = [f"sentence {i}" for i in range(len(anisotropic))]
+    bank = EmbeddingBank(sentences, {"view": torch.tensor(anisotropic, dtype=torch.float32)}, "synthetic")
+    generator = np.random.default_rng(2)
+    sets = {name: StsData(name, "test", sentences[lo:lo + 50], sentences[lo + 50:lo + 100], generator.uniform(0, 5, 50),
+                          ["a"] * 25 + ["b"] * 25) for name, lo in (("one", 0), ("two", 100))}
+    fit_sentences = {"one": sentences[:100], "two": sentences[100:200], "nli": sentences[200:]}
+    methods = {"raw": (None, None), "+SN": (StandardNormalization, "target"), "+SN nli": (StandardNormalization, "nli")}
+    table, fitted = calibration_table(bank, "view", sets, fit_sentences, methods, aggregation="all")
+    assert set(fitted) == {("+SN", "one"), ("+SN", "two"), ("+SN nli", "nli")}
+    u, v = anisotropic[100:150], anisotropic[150:200]
+    sn = StandardNormalization().fit(anisotropic[100:200])
+    expected = spearmanr(cosine_similarity(sn.transform(u), sn.transform(v)), sets["two"].scores).statistic
+    assert table.loc["+SN", "two"] == pytest.approx(100 * expected, abs=1e-6)
+    assert table.loc["raw", "one"] == pytest.approx(100 * spearmanr(cosine_similarity(anisotropic[:50], anisotropic[50:100]),
+                                                                    sets["one"].scores).statistic, abs=1e-6)
+    assert table.loc["raw", "avg"] == pytest.approx(table.loc["raw", ["one", "two"]].mean())
+    assert "aggregation: all" in " ".join(f"{k}: {v}" for k, v in table.attrs["provenance"].items())
