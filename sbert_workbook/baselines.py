@@ -141,19 +141,21 @@ def baseline_table(
     return result
 
 
-def beside_published(recomputed: pd.DataFrame, model_label: str, trained_pooling: str | None = None) -> pd.DataFrame:
+def beside_published(recomputed: pd.DataFrame, model_label: str, trained_pooling: str | None = None,
+                     row_models: dict[str, str] | None = None) -> pd.DataFrame:
     """Each recomputed row followed by the published Table 1 row it stands beside.
 
     Rows pair up as in :data:`POOLING_TO_TABLE1_ROW`. When the model was itself trained for
     similarity with ``trained_pooling`` (see :func:`sentence_transformers_pooling`), that row
     is the trained model and stands beside SBERT-NLI-base instead. A ``source`` column says
-    which rows ran here and which are quoted.
+    which rows ran here and which are quoted. ``row_models`` names another model for some
+    rows (e.g. ``{"trained": "all-MiniLM-L6-v2"}`` when the trained row came from a second model).
     """
     published = published_table1()
     lines = []
     for name, values in recomputed.iterrows():
         trained = name == trained_pooling
-        label = f"{name} ({model_label}{', trained for similarity' if trained else ''})"
+        label = f"{name} ({(row_models or {}).get(name, model_label)}{', trained for similarity' if trained else ''})"
         lines.append({"row": label, "source": "recomputed here", **values.to_dict()})
         partner = POOLING_TO_TABLE1_ROW["trained"] if trained else POOLING_TO_TABLE1_ROW.get(name)
         if partner is not None:

@@ -72,6 +72,8 @@ def test_trained_row_stands_beside_sbert_nli_base():
     table = beside_published(recomputed, "m", trained_pooling="mean")
     assert list(table.index) == ["cls (m)", "BERT CLS-vector", "mean (m, trained for similarity)", "SBERT-NLI-base"]
     assert table.loc["SBERT-NLI-base", "stsb"] == 77.03
+    two_models = beside_published(pd.DataFrame({"stsb": [50.0, 80.0]}, index=["cls", "trained"]), "bert", row_models={"trained": "sbert"})
+    assert list(two_models.index) == ["cls (bert)", "BERT CLS-vector", "trained (sbert)", "SBERT-NLI-base"]
     untrained = beside_published(recomputed, "m")
     assert "Avg. BERT embeddings" in untrained.index and "SBERT-NLI-base" not in untrained.index
 
