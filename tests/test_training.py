@@ -148,3 +148,38 @@ def test_checkpoints_can_be_switched_off(examples, tmp_path):
     result = fit(tiny_model(), examples, "softmax", config(max_steps=2, save_checkpoints=False), output_dir=tmp_path)
     assert result.steps == 2 and result.precision == "fp32"
     assert not (tmp_path / "checkpoint").exists()
+
+
+KILLED_RUN = """
+import os, signal, sys
+import sbert_workbook as sbw
+from sbert_workbook.nli_batches import nli_pairs
+from sbert_workbook.siamese import SiameseModel
+from sbert_workbook.training import TrainingConfig, fit
+
+def kill_after_step_5(event, history):
+    if event["step"] == 5:
+        os.kill(os.getpid(), signal.SIGKILL)  # no exception, no clean-up: like a lost Colab runtime
+
+model = SiameseModel.from_scratch(device="cpu", seed=0, **{tiny})
+model.add_classifier(num_labels=3)
+examples = nli_pairs(sbw.load_nli("snli", data_dir=sys.argv[2], limit=64))
+config = TrainingConfig(batch_size=8, learning_rate=1e-3, progress=False, device="cpu", checkpoint_every=2)
+fit(model, examples, "softmax", config, output_dir=sys.argv[1], callback=kill_after_step_5)
+"""
+
+
+def test_a_killed_process_resumes_to_the_same_weights(examples, tmp_path, shared_data):
+    import signal
+    import subprocess
+    import sys
+
+    script = tmp_path / "killed_run.py"
+    script.write_text(KILLED_RUN.replace("{tiny}", repr(TINY)), encoding="utf-8")
+    done = subprocess.run([sys.executable, str(script), str(tmp_path / "run"), str(shared_data)], capture_output=True, text=True)
+    assert done.returncode == -signal.SIGKILL, done.stderr[-2000:]
+    resumed = tiny_model()
+    result = fit(resumed, examples, "softmax", config(checkpoint_every=2), output_dir=tmp_path / "run")
+    uninterrupted = tiny_model()
+    fit(uninterrupted, examples, "softmax", config(checkpoint_every=2), output_dir=tmp_path / "straight")
+    assert result.resumed_from == 4 and same_weights(resumed, uninterrupted)
