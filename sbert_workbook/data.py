@@ -5,6 +5,7 @@ malformed; blank lines, a UTF-8 byte-order mark and Windows line endings are acc
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
@@ -370,18 +371,56 @@ def _load_nli_from_hub(entry: DataSource, split: str, data_dir) -> NliData:
 
 
 def _hub_rows(entry: DataSource, split: str, data_dir):
+    """Rows of a hub data set: downloaded when the hub answers, else from the ``datasets`` cache
+    (filled by ``python -m sbert_workbook predownload``) without touching the network."""
     from .models import hub_is_reachable
 
-    if entry.hub_id is None or not hub_is_reachable():
+    if entry.hub_id is None:
         raise DataNotFoundError(_not_found_message(entry, data_dir))
     import datasets as hf_datasets
 
-    return hf_datasets.load_dataset(entry.hub_id, entry.hub_config, split=split)
+    if hub_is_reachable():
+        return hf_datasets.load_dataset(entry.hub_id, entry.hub_config, split=split)
+    with _hub_offline_mode():
+        try:
+            return hf_datasets.load_dataset(entry.hub_id, entry.hub_config, split=split)
+        except (OSError, ValueError):  # not in the cache (datasets' not-found errors are OSErrors)
+            raise DataNotFoundError(_not_found_message(entry, data_dir)) from None
+
+
+def hub_copy_is_cached(name: str) -> bool:
+    """Whether the hub copy of data set ``name`` loads from the ``datasets`` cache with no network."""
+    entry = source(name)
+    if entry.hub_id is None:
+        return False
+    import datasets as hf_datasets
+
+    split = {"dev": "validation"}.get(entry.splits[-1], entry.splits[-1]) if entry.name == "stsb" else entry.splits[-1]
+    with _hub_offline_mode():
+        try:
+            hf_datasets.load_dataset(entry.hub_id, entry.hub_config, split=split)
+        except (OSError, ValueError):
+            return False
+    return True
+
+
+@contextlib.contextmanager
+def _hub_offline_mode():
+    """Tell huggingface_hub and datasets not to try the network for the duration (they read the flag at import)."""
+    import datasets.config
+    from huggingface_hub import constants
+
+    saved = constants.HF_HUB_OFFLINE, datasets.config.HF_HUB_OFFLINE
+    constants.HF_HUB_OFFLINE = datasets.config.HF_HUB_OFFLINE = True
+    try:
+        yield
+    finally:
+        constants.HF_HUB_OFFLINE, datasets.config.HF_HUB_OFFLINE = saved
 
 
 def _not_found_message(entry: DataSource, data_dir) -> str:
     looked = "\n".join(f"  - {label}: {root / entry.local_path}" for label, root in data_roots(data_dir))
-    hub = f"the hub copy {entry.hub_id!r} (offline or unreachable)" if entry.hub_id else "no hub copy is registered"
+    hub = f"the hub copy {entry.hub_id!r} (offline or unreachable, and not in the datasets cache)" if entry.hub_id else "no hub copy is registered"
     return (
         f"Data set {entry.name!r} ({entry.description}) was not found. Looked in:\n{looked or '  (no local roots)'}\n"
         f"  - {hub}\n"

@@ -130,7 +130,7 @@ def check_model(name: str = "auto") -> Check:
 
 def check_data(name: str, data_dir=None) -> Check:
     """Where registry data set ``name`` was found locally, or whether the hub can supply it."""
-    from .data import DATA_ENV_VAR, find_local
+    from .data import DATA_ENV_VAR, find_local, hub_copy_is_cached
     from .models import hub_is_reachable
 
     entry = REGISTRY[name]
@@ -140,7 +140,10 @@ def check_data(name: str, data_dir=None) -> Check:
     if entry.hub_id and hub_is_reachable():
         return Check(f"data {name}", "ok", f"not found locally; will be downloaded from the hub ({entry.hub_id}) on first use",
                      essential=True)
-    where = f"the hub copy {entry.hub_id} (offline now)" if entry.hub_id else "no hub copy exists"
+    if entry.hub_id and hub_copy_is_cached(name):
+        return Check(f"data {name}", "ok", f"{entry.description}: the hub copy {entry.hub_id} from the datasets cache (offline)",
+                     essential=True)
+    where = f"the hub copy {entry.hub_id} (offline now, not cached)" if entry.hub_id else "no hub copy exists"
     return Check(f"data {name}", "fail", f"{entry.description}: not found locally ('{entry.local_path}' under any data root) "
                  f"and {where}",
                  f"set {DATA_ENV_VAR} to the folder that holds '{entry.local_path}' (or pass --data-dir), "

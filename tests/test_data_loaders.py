@@ -128,3 +128,27 @@ def test_jsonl_reader_names_the_line(tmp_path):
     path.write_text(json.dumps({"premise": "p", "hypothesis": "h", "label": "entailment"}) + "\n{not json\n")
     with pytest.raises(data.DataFormatError, match=r"bad.jsonl, line 2"):
         data.read_nli_jsonl(path)
+
+
+def test_offline_a_hub_data_set_comes_from_the_datasets_cache_without_network(monkeypatch):
+    import datasets as hf_datasets
+    from huggingface_hub import constants
+
+    seen_offline_flags = []
+
+    def cached_load_dataset(repo, config=None, split=None):
+        seen_offline_flags.append((constants.HF_HUB_OFFLINE, hf_datasets.config.HF_HUB_OFFLINE))
+        if repo == "mteb/sts13-sts":
+            raise FileNotFoundError("Couldn't find a dataset script or cached copy")  # what datasets raises
+        return {"sentence1": ["a", "b"], "sentence2": ["c", "d"], "score": [1.0, 4.0]}
+
+    monkeypatch.setattr(data, "repo_root", lambda: None)
+    monkeypatch.delenv(data.DATA_ENV_VAR, raising=False)
+    monkeypatch.setattr(hf_datasets, "load_dataset", cached_load_dataset)
+    monkeypatch.setattr("sbert_workbook.models.hub_is_reachable", lambda timeout_s=2.0: False)
+    flags_before = constants.HF_HUB_OFFLINE, hf_datasets.config.HF_HUB_OFFLINE
+    assert load_sts("sts12").origin == "hub:mteb/sts12-sts"
+    with pytest.raises(DataNotFoundError, match="not in the datasets cache"):
+        load_sts("sts13")
+    assert seen_offline_flags == [(True, True), (True, True)]
+    assert (constants.HF_HUB_OFFLINE, hf_datasets.config.HF_HUB_OFFLINE) == flags_before

@@ -53,6 +53,13 @@ def test_missing_data_names_what_is_missing_and_the_fix(no_local_data, tmp_path)
     assert "SBERT_WORKBOOK_DATA" in check.fix and "predownload" in check.fix
 
 
+def test_data_cached_by_predownload_is_fine_offline(no_local_data, tmp_path, monkeypatch):
+    monkeypatch.setattr(data_module, "hub_copy_is_cached", lambda name: name == "stsb")
+    assert doctor.check_data("sts12", data_dir=tmp_path).status == "fail"
+    check = doctor.check_data("stsb", data_dir=tmp_path)
+    assert check.status == "ok" and "sentence-transformers/stsb from the datasets cache" in check.detail
+
+
 def test_data_found_says_where(no_local_data, shared_data):
     check = doctor.check_data("sts12", data_dir=shared_data)
     assert check.status == "ok" and str(shared_data / "sts" / "STS12-en-test") in check.detail
