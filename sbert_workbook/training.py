@@ -191,7 +191,12 @@ class _Run:
         return bool(every) and self.step % every == 0
 
     def _optimizer_step(self, batch: list[int]) -> float:
-        """One optimizer step over ``batch``; on CUDA out-of-memory, halve the micro-batch and redo it."""
+        """One optimizer step over ``batch``; on CUDA out-of-memory, halve the micro-batch and redo it.
+
+        Under ``accelerate launch`` with several processes, each takes its share of the batch and
+        accelerate averages the gradients, so the effective batch stays ``batch_size``.
+        """
+        batch = batch[self.accelerator.process_index::self.accelerator.num_processes] or batch[:1]
         while True:
             try:
                 return self._accumulated_step(batch)
