@@ -183,3 +183,53 @@ def test_a_killed_process_resumes_to_the_same_weights(examples, tmp_path, shared
     uninterrupted = tiny_model()
     fit(uninterrupted, examples, "softmax", config(checkpoint_every=2), output_dir=tmp_path / "straight")
     assert result.resumed_from == 4 and same_weights(resumed, uninterrupted)
+
+
+# ----------------------------------------------------------------------------- figures and tables of notebook 04
+def test_training_figure_shows_loss_and_dev_curves():
+    from sbert_workbook.training_plots import training_figure
+
+    history = {"step": [1, 2, 3], "loss": [1.0, 0.8, 0.7], "lr": [0, 0, 0], "eval_step": [3], "dev_spearman": [42.0]}
+    figure = training_figure(history)
+    assert [list(trace.y) for trace in figure.data] == [[1.0, 0.8, 0.7], [42.0]]
+    assert figure.data[1].yaxis == "y2"
+
+
+def test_extrapolation_is_linear_for_the_bi_encoder_and_quadratic_for_the_cross_encoder():
+    import pandas as pd
+
+    from sbert_workbook.pair_costs import extrapolate, readable_seconds
+
+    table = pd.DataFrame({"n": [10], "pairs": [45], "bi_encoder_s": [0.5], "cross_encoder_s": [9.0]}).set_index("n")
+    at_10k = extrapolate(table, 10_000)
+    assert at_10k["bi_encoder_s"] == pytest.approx(500.0)  # 0.05 s per sentence
+    assert at_10k["cross_encoder_s"] == pytest.approx(0.2 * 49_995_000)  # 0.2 s per pair, n(n-1)/2 pairs
+    assert readable_seconds(65 * 3600) == "2.7 days" and readable_seconds(90) == "1.5 min"
+
+
+def test_ablation_tables_put_the_papers_numbers_beside_ours():
+    import pandas as pd
+
+    from sbert_workbook.ablations import beside_paper
+
+    rows = [("mean", "(u, v, |u-v|)", 50.0), ("cls", "(u, v, |u-v|)", 40.0), ("mean", "(u, v)", 30.0)]
+    table = pd.DataFrame([{"pooling": p, "concatenation": c, "steps": 5, "dev_spearman": s} for p, c, s in rows])
+    pooling = beside_paper(table, "pooling")
+    assert pooling.loc["cls", "paper (BERT-base, full NLI)"] == 79.80 and pooling.loc["cls", "ours: dev Spearman"] == 40.0
+    concatenation = beside_paper(table, "concatenation")
+    assert concatenation.loc["(u, v)", "paper (BERT-base, full NLI)"] == 66.04 and "cls" not in concatenation.index
+
+
+def test_before_after_table_keeps_one_row_per_model_in_order():
+    import pandas as pd
+
+    from sbert_workbook.training_plots import before_after_table
+
+    def table(value):
+        t = pd.DataFrame({"pairs": [10, 10], "spearman": [value, value + 1]}, index=pd.Index(["stsb", "avg"], name="dataset"))
+        t.attrs["provenance"] = {"model": "m", "pooling": "mean"}
+        return t
+
+    combined = before_after_table({"before": table(10.0), "after": table(20.0)})
+    assert combined.index.tolist() == ["before", "after"] and combined.loc["after", "avg"] == 21.0
+    assert combined.attrs["provenance"]["pooling"] == "mean"
