@@ -177,7 +177,7 @@ def _wait_for_figure(page, scope: str, name: str, server: Server) -> dict:
         page.wait_for_function(f"() => ({FIGURE_JS})({scope!r}) !== null", timeout=FIRST_FIGURE_TIMEOUT_MS)
     except Exception as error:  # playwright's TimeoutError: report what is on the page instead
         shot = _screenshot(page, f"{name}_FAILED")
-        shown = WIDGET_FAILURE_TEXT.findall(page.inner_text("body"))
+        shown = WIDGET_FAILURE_TEXT.findall(_output_text(page, "body"))
         pytest.fail(f"No plotly figure rendered in {scope!r} ({type(error).__name__}); the page shows {shown or 'no widget error'}; "
                     f"screenshot {shot}\nserver log:\n{server.log_tail()}")
     page.wait_for_timeout(500)  # let plotly finish the first paint
@@ -191,8 +191,15 @@ def _assert_drawn(figure: dict, expected_traces: int) -> None:
     assert figure["width"] > 300 and figure["height"] > 200, f"the figure is {figure['width']}x{figure['height']} px"
 
 
+def _output_text(page, scope: str) -> str:
+    """The text of every cell output (not the code, which may well mention IntSlider)."""
+    return "\n".join(page.locator(f"{scope} .jp-OutputArea").all_inner_texts())
+
+
 def _assert_widgets_rendered(page, scope: str, controls: dict[str, int], name: str) -> None:
-    shown = WIDGET_FAILURE_TEXT.findall(page.inner_text(scope))
+    outputs = _output_text(page, scope)
+    assert "quick mode:" in outputs, f"could not read the cell outputs (.jp-OutputArea) in {scope!r}; the page layout changed?"
+    shown = WIDGET_FAILURE_TEXT.findall(outputs)
     found = {selector: page.locator(f"{scope} {selector}").count() for selector in controls}
     if shown or found != controls:
         shot = _screenshot(page, f"{name}_FAILED")
