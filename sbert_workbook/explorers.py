@@ -134,7 +134,7 @@ def embedding_figure(layer_vectors: np.ndarray, layer: int, centre: bool = False
     fig.update_yaxes(range=[-0.2, 1.05], row=1, col=3)
     how = "mean vector removed" if centre else "raw"
     fig.update_layout(title=f"{model_name}, layer {layer} ({how}): mean cosine of different sentences {means[layer]:.3f} "
-                            f"over {len(cosines)} pairs", height=440, showlegend=False, margin=dict(t=80))
+                            f"over {len(cosines)} pairs", title_font_size=14, height=440, showlegend=False, margin=dict(t=80))
     return fig
 
 

@@ -234,6 +234,7 @@ def _check_embedding_explorer(page, scope: str, name: str, server: Server) -> Pa
 
     at_start = _redrawn(page, scope, _slide_to_start(page, scope), "f.title.includes('layer 0 (raw)')")
     _assert_drawn(at_start, 4)
+    _screenshot(page, f"{name}_layer0")
     centred = _redrawn(page, scope, lambda: page.locator(f"{scope} .widget-checkbox input").first.check(),
                        "f.title.includes('layer 0 (mean vector removed)')")
     _assert_drawn(centred, 4)
