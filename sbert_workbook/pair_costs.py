@@ -45,6 +45,7 @@ def time_cross_encoder(encoder, sentences: list[str], batch_size: int = 32) -> f
 def cost_table(encoder, sentences: list[str], sizes=(8, 16, 32)) -> pd.DataFrame:
     """Measured seconds of both approaches for the first n sentences, for each n in ``sizes``."""
     rows = []
+    time_bi_encoder(encoder, sentences[:2])  # warm-up: the first forward pass pays for one-off set-up
     for n in sizes:
         chosen = sentences[:n]
         rows.append({"n": len(chosen), "pairs": len(chosen) * (len(chosen) - 1) // 2,
