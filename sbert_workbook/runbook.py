@@ -6,12 +6,16 @@ test suite runs each through :func:`run_notebook`.
 from __future__ import annotations
 
 import os
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from .data import repo_root
 from .settings import QUICK_ENV_VAR
+
+
+PLOTLY_MIME = "application/vnd.plotly.v1+json"
 
 
 @dataclass
@@ -51,15 +55,49 @@ def run_notebook(notebook: Path, build_dir: Path | None = None, timeout_s: int =
     html.parent.mkdir(parents=True, exist_ok=True)
     nb = nbformat.read(notebook, as_version=4)
     previous = os.environ.get(QUICK_ENV_VAR)
-    os.environ[QUICK_ENV_VAR] = "1" if quick else "0"
+    os.environ[QUICK_ENV_VAR] = "1" if quick else "0"  # the kernel inherits it
     started = time.perf_counter()
     try:
-        NotebookClient(nb, timeout=timeout_s, kernel_name="python3", resources={"metadata": {"path": str(notebook.parent)}}).execute()
+        with tempfile.TemporaryDirectory(prefix="sbw-kernel-") as sockets:
+            NotebookClient(nb, timeout=timeout_s, kernel_name="python3", config=_unix_socket_kernels(sockets),
+                           resources={"metadata": {"path": str(notebook.parent)}}).execute()
     finally:
         _restore_env(QUICK_ENV_VAR, previous)
         nbformat.write(nb, executed)
-        html.write_text(HTMLExporter().from_notebook_node(nb)[0], encoding="utf-8")
+        html.write_text(HTMLExporter().from_notebook_node(with_plotly_as_html(nb))[0], encoding="utf-8")
     return NotebookRun(notebook, executed, html, time.perf_counter() - started)
+
+
+def with_plotly_as_html(nb):
+    """A copy of ``nb`` whose plotly outputs also carry HTML, so the exported page draws them.
+
+    nbconvert cannot show plotly's own output type; plotly.js is embedded once (in the first
+    figure), so the page works offline and without a kernel.
+    """
+    import copy
+
+    import plotly.io as pio
+
+    nb, include_plotlyjs = copy.deepcopy(nb), True
+    for cell in nb.cells:
+        for output in cell.get("outputs", []):
+            figure = output.get("data", {}).get(PLOTLY_MIME)
+            if figure is not None:
+                output["data"]["text/html"] = pio.to_html(figure, full_html=False, include_plotlyjs=include_plotlyjs,
+                                                          validate=False)
+                include_plotlyjs = False
+    return nb
+
+
+def _unix_socket_kernels(folder: str):
+    """Kernel config: talk over Unix sockets in ``folder`` instead of TCP ports.
+
+    TCP ports are picked free and bound later, so kernels started at the same moment by
+    other processes can race for one and leave a run waiting forever on a lost reply.
+    """
+    from traitlets.config import Config
+
+    return Config({"KernelManager": {"transport": "ipc", "ip": os.path.join(folder, "kernel")}})
 
 
 def _restore_env(name: str, value: str | None) -> None:

@@ -1,0 +1,39 @@
+"""The headless runner: quick mode reaches the kernel, figures survive into the exported HTML."""
+from __future__ import annotations
+
+import nbformat
+import plotly.graph_objects as go
+
+from sbert_workbook.runbook import PLOTLY_MIME, run_notebook, with_plotly_as_html
+
+
+def _figure_output(y):
+    figure = go.Figure(go.Scatter(y=y)).to_plotly_json()
+    return nbformat.v4.new_output("display_data", data={PLOTLY_MIME: figure, "text/plain": "Figure"})
+
+
+def test_plotly_outputs_gain_html_with_plotly_js_embedded_once():
+    nb = nbformat.v4.new_notebook()
+    cell = nbformat.v4.new_code_cell("fig")
+    cell.outputs = [_figure_output([1, 2]), _figure_output([3, 4])]
+    nb.cells = [cell]
+    converted = with_plotly_as_html(nb)
+    first, second = (output["data"]["text/html"] for output in converted.cells[0].outputs)
+    assert "Plotly.newPlot" in first and "Plotly.newPlot" in second
+    assert len(first) > 1_000_000 > len(second), "plotly.js is embedded in the first figure only"
+    assert "text/html" not in nb.cells[0].outputs[0]["data"], "the executed notebook itself is left as it was"
+
+
+def test_run_notebook_runs_quick_and_writes_html_with_the_figure(tmp_path, monkeypatch):
+    monkeypatch.delenv("SBERT_WORKBOOK_QUICK", raising=False)
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell("import os, plotly.graph_objects as go\n"
+                                          "print('quick', os.environ['SBERT_WORKBOOK_QUICK'])\n"
+                                          "go.Figure(go.Bar(y=[1, 2, 3]))")]
+    source = tmp_path / "notebooks" / "99_probe.ipynb"
+    source.parent.mkdir()
+    nbformat.write(nb, source)
+    run = run_notebook(source, build_dir=tmp_path / "build")
+    executed = nbformat.read(run.executed, as_version=4)
+    assert "quick 1" in executed.cells[0].outputs[0]["text"]
+    assert "Plotly.newPlot" in run.html.read_text()
