@@ -16,6 +16,7 @@ def sentences(shared_data):
     return stsb.sentences1[:150] + stsb.sentences2[:150] + [LONG_SENTENCE, "Short.", ""]
 
 
+@pytest.mark.filterwarnings("ignore:1 of .* sentences are longer:UserWarning")  # LONG_SENTENCE, on purpose
 def test_mean_pooling_equals_sentence_transformers_encode(encoder, st_model, sentences):
     ours = encoder.encode(sentences, pooling="mean", batch_size=32, normalize=True)
     theirs = st_model.encode(sentences, batch_size=32, convert_to_tensor=True, normalize_embeddings=True).cpu()
@@ -23,6 +24,7 @@ def test_mean_pooling_equals_sentence_transformers_encode(encoder, st_model, sen
     assert (ours - theirs).abs().max().item() <= 1e-5
 
 
+@pytest.mark.filterwarnings("ignore:1 of .* sentences are longer:UserWarning")
 def test_batch_size_and_order_do_not_change_embeddings(encoder, sentences):
     subset = sentences[:40] + [LONG_SENTENCE]
     reference = encoder.encode(subset, batch_size=7)
