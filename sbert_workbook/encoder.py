@@ -85,18 +85,28 @@ class Encoder:
     ) -> torch.Tensor:
         """Sentence vectors, shape (n, hidden_size), float32 on the CPU, in input order.
 
-        Sentences are tokenized once, sorted by token length and batched so that padding
-        is minimal; sentences longer than ``max_length`` tokens are truncated, with one
-        warning per call that says how many were cut.
+        Each distinct sentence is encoded once. Sentences are tokenized once, sorted by token
+        length and batched so that padding is minimal; sentences longer than ``max_length``
+        tokens are truncated, with one warning per call that says how many were cut.
         """
         sentences, max_length = checked_sentences(sentences), self._checked_max_length(max_length)
         if isinstance(batch_size, bool) or not isinstance(batch_size, numbers.Integral) or batch_size < 1:
             raise ValueError(f"batch_size must be a whole number of at least 1, got {batch_size!r}.")
+        distinct = list(dict.fromkeys(sentences))
         # verbose=False: our own warning below replaces the tokenizer's "indexing errors" one, which is wrong here
-        token_ids = self.tokenizer(sentences, add_special_tokens=True, truncation=False, verbose=False)["input_ids"]
-        _warn_about_truncation(token_ids, max_length, self.position_limit)
-        order = sorted(range(len(sentences)), key=lambda i: -len(token_ids[i]))
-        show_progress = len(sentences) >= PROGRESS_BAR_MIN_SENTENCES if show_progress is None else show_progress
+        token_ids = self.tokenizer(distinct, add_special_tokens=True, truncation=False, verbose=False)["input_ids"]
+        position = {sentence: i for i, sentence in enumerate(distinct)}
+        _warn_about_truncation([token_ids[position[s]] for s in sentences], max_length, self.position_limit)
+        show_progress = len(distinct) >= PROGRESS_BAR_MIN_SENTENCES if show_progress is None else show_progress
+        embeddings = self._encode_token_ids(token_ids, pooling, layers, batch_size, max_length, show_progress)
+        embeddings = embeddings[[position[s] for s in sentences]]
+        if normalize:
+            embeddings = torch.nn.functional.normalize(embeddings, dim=-1)
+        return embeddings
+
+    def _encode_token_ids(self, token_ids, pooling, layers, batch_size, max_length, show_progress) -> torch.Tensor:
+        """Pooled vectors for tokenized sentences, batched longest first; halves the batch on CUDA OOM."""
+        order = sorted(range(len(token_ids)), key=lambda i: -len(token_ids[i]))
         needs_all_layers = layers is not None or pooling not in TOKEN_POOLING_FUNCTIONS
         pooled, start = [], 0
         with tqdm(total=len(order), disable=not show_progress, desc="encoding", unit="sentence") as progress:
@@ -110,10 +120,8 @@ class Encoder:
                     continue
                 start += len(batch_indices)
                 progress.update(len(batch_indices))
-        embeddings = torch.empty(len(sentences), pooled[0].shape[1])
+        embeddings = torch.empty(len(token_ids), pooled[0].shape[1])
         embeddings[order] = torch.cat(pooled)
-        if normalize:
-            embeddings = torch.nn.functional.normalize(embeddings, dim=-1)
         return embeddings
 
     def _pool_batch(self, batch, pooling, layers, needs_all_layers) -> torch.Tensor:
