@@ -10,7 +10,9 @@ from .encoder import Encoder, load_encoder
 from .evaluation import evaluate_sts, evaluate_sts_data, table_caption
 from .models import ModelNotFoundError, resolve_model
 from .pooling import POOLINGS
-from .settings import quick_mode, set_seed
+from .settings import quick_mode, set_seed, torch_threads
+from .siamese import SiameseModel
+from .training import TrainingConfig, fit
 
 __version__ = "0.1.0"
 
@@ -18,4 +20,5 @@ __all__ = [
     "DataFormatError", "DataNotFoundError", "Encoder", "ModelNotFoundError", "NliData", "POOLINGS", "REGISTRY",
     "SEVEN_STS_SETS", "StsData", "evaluate_sts", "evaluate_sts_data", "half_precision_dtype", "load_encoder",
     "load_nli", "load_sts", "pick_device", "precision_name", "quick_mode", "resolve_model", "set_seed", "table_caption",
+    "SiameseModel", "TrainingConfig", "fit", "torch_threads",
 ]

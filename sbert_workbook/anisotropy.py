@@ -36,6 +36,8 @@ def mean_cosine(embeddings) -> float:
     """Mean cos(x_i, x_j) over all pairs i ≠ j, exactly: (‖Σ x̂_i‖² − n) / (n(n − 1)), x̂ = x/‖x‖."""
     x = torch.nn.functional.normalize(as_tensor(embeddings), dim=1)
     n = x.shape[0]
+    if n < 2:
+        raise ValueError(f"The mean pairwise cosine needs at least 2 vectors, got {n}.")
     return float((x.sum(dim=0).square().sum() - n) / (n * (n - 1)))
 
 

@@ -21,7 +21,7 @@ import pandas as pd
 import torch
 
 from .evaluation import AGGREGATION_MEANING, aggregate, cosine_similarity, correlations
-from .flow_training import torch_threads
+from .settings import torch_threads
 
 #: Published BERT-base rows on the STS-B test set (Spearman × 100): Li et al. (2020), Tables 1 and 5, and
 #: Su et al. (2021) for whitening. "first_last_avg" is what the BERT-flow code calls "last2avg".
@@ -176,8 +176,9 @@ class FlowCalibrator(Calibrator):
     def _build(self, dim: int):
         from .flow import Glow
 
-        torch.manual_seed(self.architecture["seed"])
-        self.flow_ = Glow(dim, **self.architecture)
+        with torch.random.fork_rng(devices=[]):  # seeded flow, the caller's random stream untouched
+            torch.manual_seed(self.architecture["seed"])
+            self.flow_ = Glow(dim, **self.architecture)
 
     def _fit(self, u):
         from .flow_training import fit_flow

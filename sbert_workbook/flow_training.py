@@ -7,9 +7,8 @@ NLI sentences ("NLI"). The loss is the negative log-likelihood −mean log p(u) 
 """
 from __future__ import annotations
 
-import contextlib
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import torch
@@ -18,6 +17,7 @@ from tqdm.auto import tqdm
 from .data import load_nli, load_sts
 from .flow import Glow
 from .pooling import pool
+from .settings import torch_threads
 
 TRAINING_SOURCES = ("target", "nli")
 #: Splits whose sentences (labels unused) make up "target" training data, per data set.
@@ -108,18 +108,6 @@ def flow_embed(flow: Glow, embeddings: torch.Tensor, batch_size: int = 4096) -> 
         raise FlowTrainingError(f"The flow mapped {bad} of {len(z)} embeddings to NaN or infinity; refit it with a "
                                 "lower learning rate or fewer steps.")
     return z
-
-
-@contextlib.contextmanager
-def torch_threads(threads: int | None) -> Iterator[None]:
-    """Run a block with ``threads`` torch CPU threads (None: unchanged), restoring the setting afterwards."""
-    previous = torch.get_num_threads()
-    if threads:
-        torch.set_num_threads(threads)
-    try:
-        yield
-    finally:
-        torch.set_num_threads(previous)
 
 
 def _checked_embeddings(embeddings, dim: int) -> torch.Tensor:

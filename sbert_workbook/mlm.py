@@ -7,14 +7,15 @@ exact PMI(x, c) + log p(x) of :mod:`sbert_workbook.toy_corpus`.
 """
 from __future__ import annotations
 
-import contextlib
 
 import numpy as np
 import pandas as pd
 import torch
 from tqdm.auto import tqdm
 
+from .anisotropy import mean_cosine as mean_pairwise_cosine
 from .mlm_head import top_k_table
+from .settings import torch_threads
 from .toy_corpus import HIDDEN, MarkovLanguage
 
 SPECIAL_TOKENS = ("[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]")
@@ -92,7 +93,7 @@ class TinyMlm:
             optimizer, lambda s: min((s + 1) / warmup, max(0.0, (steps - s) / max(1, steps - warmup))))
         start = int(self.history["step"].max()) if len(self.history) else 0
         self.model.train()
-        with _torch_threads(1):
+        with torch_threads(1):  # tiny matrices: one thread beats two handing them back and forth
             rows = [] if start else [{"step": 0, "loss": np.nan, **self.snapshot()}]
             rows += self._train_steps(range(start + 1, start + steps + 1), optimizer, schedule, batch_size, track_every,
                                       progress)
@@ -194,32 +195,11 @@ def context_similarity(tiny: TinyMlm, n_contexts: int = 150, seed: int = 321) ->
     })
 
 
-def mean_pairwise_cosine(vectors: torch.Tensor) -> float:
-    """Mean cos(v_i, v_j) over all pairs i ≠ j: 0 for directions spread evenly, 1 for one shared direction."""
-    unit = torch.nn.functional.normalize(vectors.float(), dim=-1)
-    n = len(unit)
-    if n < 2:
-        raise ValueError(f"The mean pairwise cosine needs at least 2 vectors, got {n}.")
-    return float(((unit @ unit.T).sum() - n) / (n * (n - 1)))
-
-
 def _pearson(a: np.ndarray, b: np.ndarray) -> float:
     """Pearson r, or NaN when one side is constant (the output bias starts at zero)."""
     if np.std(a) == 0 or np.std(b) == 0:
         return float("nan")
     return float(np.corrcoef(a, b)[0, 1])
-
-
-@contextlib.contextmanager
-def _torch_threads(count: int):
-    """Run a block on ``count`` CPU threads: a model this small trains fastest on one, since
-    handing tiny matrices between threads costs more than the arithmetic (and far more on a busy machine)."""
-    previous = torch.get_num_threads()
-    torch.set_num_threads(count)
-    try:
-        yield
-    finally:
-        torch.set_num_threads(previous)
 
 
 def _one_hidden_word_each(words: np.ndarray, rng: np.random.Generator) -> np.ndarray:

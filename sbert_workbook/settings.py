@@ -4,8 +4,10 @@ Introduced in ``00_start_here.ipynb``; every notebook's first cells call these.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import random
+from collections.abc import Iterator
 
 import numpy as np
 import torch
@@ -37,3 +39,19 @@ def set_seed(seed: int = 0) -> int:
     if torch.cuda.is_available():
         torch.cuda.manual_seed_all(seed)
     return seed
+
+
+@contextlib.contextmanager
+def torch_threads(threads: int | None) -> Iterator[None]:
+    """Run a block with ``threads`` torch CPU threads (None: unchanged), restoring the setting afterwards.
+
+    Tiny models (the toy MLM in ``01``, the flows in ``05``) run fastest on one thread: handing
+    small matrices between threads costs more than the arithmetic.
+    """
+    previous = torch.get_num_threads()
+    if threads:
+        torch.set_num_threads(threads)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(previous)

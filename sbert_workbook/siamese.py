@@ -41,9 +41,14 @@ class SiameseModel(nn.Module):
     def device(self) -> torch.device:
         return next(self.parameters()).device
 
-    def add_classifier(self, num_labels: int = 3, parts=SBERT_PAIR_FEATURES) -> ClassifierHead:
-        """Attach the softmax classifier W·(u, v, |u−v|) the NLI objective trains (and then throws away)."""
-        self.head = ClassifierHead(self.dim, num_labels, parts).to(self.device)
+    def add_classifier(self, num_labels: int = 3, parts=SBERT_PAIR_FEATURES, seed: int = 0) -> ClassifierHead:
+        """Attach the softmax classifier W·(u, v, |u−v|) the NLI objective trains (and then throws away).
+
+        Its initial weights come from ``seed``; the caller's random stream is left untouched.
+        """
+        with torch.random.fork_rng(devices=[]):
+            torch.manual_seed(seed)
+            self.head = ClassifierHead(self.dim, num_labels, parts).to(self.device)
         return self.head
 
     def tokenize(self, sentences: list[str]) -> dict[str, torch.Tensor]:
@@ -99,8 +104,9 @@ class SiameseModel(nn.Module):
         tokenizer_source = resolve_model(tokenizer_from)
         tokenizer = AutoTokenizer.from_pretrained(tokenizer_source.path)
         sizes = {**SMALL_BERT, **config}
-        torch.manual_seed(seed)
-        transformer = BertModel(BertConfig(vocab_size=tokenizer.vocab_size, **sizes), add_pooling_layer=False)
+        with torch.random.fork_rng(devices=[]):  # seeded weights, the caller's random stream untouched
+            torch.manual_seed(seed)
+            transformer = BertModel(BertConfig(vocab_size=tokenizer.vocab_size, **sizes), add_pooling_layer=False)
         shape = f"{sizes['num_hidden_layers']} layers × {sizes['hidden_size']}"
         resolved = ResolvedModel("scratch", Path("(in memory)"), "fresh random initialisation", f"BERT {shape}, random init",
                                  f"seed {seed}", f"randomly initialised BERT ({shape}) with the tokenizer of {tokenizer_source.model_id}")

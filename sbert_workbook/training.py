@@ -23,6 +23,7 @@ from .devices import half_precision_dtype, pick_device
 from .evaluation import evaluate_sts_data
 from .losses import objective_loss
 from .nli_batches import Examples, no_duplicate_batches, shuffled_batches
+from .settings import set_seed
 
 
 @dataclass
@@ -157,7 +158,7 @@ class _Run:
             gradient_accumulation_plugin=GradientAccumulationPlugin(num_steps=1, sync_with_dataloader=False))
         self.plan = batch_plan(examples, objective, config)
         self.micro_batch_size = config.micro_batch_size or config.batch_size
-        torch.manual_seed(config.seed)
+        set_seed(config.seed)  # the workbook's one seeding helper: python, numpy and torch
         optimizer = torch.optim.AdamW(model.parameters(), lr=config.learning_rate, weight_decay=config.weight_decay)
         self.scheduler = get_linear_schedule_with_warmup(optimizer, int(config.warmup_ratio * len(self.plan)), len(self.plan))
         self.prepared, self.optimizer = self.accelerator.prepare(model, optimizer)
