@@ -23,6 +23,7 @@ class DataSource:
     hub_config: str | None
     description: str
     splits: tuple[str, ...] = ("test",)
+    essential: bool = True  # the notebooks' quick modes need it; doctor fails without it
 
 
 REGISTRY: dict[str, DataSource] = {
@@ -41,6 +42,9 @@ REGISTRY: dict[str, DataSource] = {
                        "SNLI 1.0 (Bowman et al., 2015)", ("dev",)),
     "mnli": DataSource("mnli", "nli", "nli/mnli_dev.jsonl", "nli_jsonl", "sentence-transformers/all-nli", "pair-class",
                        "MultiNLI 1.0 matched (Williams et al., 2018)", ("dev",)),
+    "allnli": DataSource("allnli", "nli", "nli/allnli_train.jsonl", "nli_jsonl", "sentence-transformers/all-nli",
+                         "pair-class", "AllNLI train = SNLI + MultiNLI train (942k pairs), for full-size NLI training",
+                         ("train",), essential=False),
     "demo": DataSource("demo", "sts", "demo_sts_pairs.tsv", "demo", None, None,
                        "workbook demo pairs written by this project (NOT a benchmark)", ("all",)),
 }

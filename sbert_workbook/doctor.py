@@ -144,10 +144,11 @@ def check_data(name: str, data_dir=None) -> Check:
         return Check(f"data {name}", "ok", f"{entry.description}: the hub copy {entry.hub_id} from the datasets cache (offline)",
                      essential=True)
     where = f"the hub copy {entry.hub_id} (offline now, not cached)" if entry.hub_id else "no hub copy exists"
-    return Check(f"data {name}", "fail", f"{entry.description}: not found locally ('{entry.local_path}' under any data root) "
+    return Check(f"data {name}", "fail" if entry.essential else "warn",
+                 f"{entry.description}: not found locally ('{entry.local_path}' under any data root) "
                  f"and {where}",
                  f"set {DATA_ENV_VAR} to the folder that holds '{entry.local_path}' (or pass --data-dir), "
-                 "or run `python -m sbert_workbook predownload` once while online", essential=True)
+                 "or run `python -m sbert_workbook predownload` once while online", essential=entry.essential)
 
 
 def check_caches() -> Check:

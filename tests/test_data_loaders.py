@@ -152,3 +152,13 @@ def test_offline_a_hub_data_set_comes_from_the_datasets_cache_without_network(mo
         load_sts("sts13")
     assert seen_offline_flags == [(True, True), (True, True)]
     assert (constants.HF_HUB_OFFLINE, hf_datasets.config.HF_HUB_OFFLINE) == flags_before
+
+
+def test_allnli_train_offline_and_uncached_is_a_clear_data_not_found(monkeypatch, tmp_path):
+    from huggingface_hub import constants
+
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setenv("HF_DATASETS_CACHE", str(tmp_path / "empty-cache"))
+    monkeypatch.setattr(constants, "HF_HUB_CACHE", str(tmp_path / "empty-hub"))
+    with pytest.raises(DataNotFoundError, match="sentence-transformers/all-nli"):
+        load_nli("allnli", "train")

@@ -60,6 +60,12 @@ def test_data_cached_by_predownload_is_fine_offline(no_local_data, tmp_path, mon
     assert check.status == "ok" and "sentence-transformers/stsb from the datasets cache" in check.detail
 
 
+def test_a_missing_optional_data_set_only_warns(no_local_data, tmp_path):
+    check = doctor.check_data("allnli", data_dir=tmp_path)
+    assert check.status == "warn" and not check.essential
+    assert "predownload" in check.fix
+
+
 def test_data_found_says_where(no_local_data, shared_data):
     check = doctor.check_data("sts12", data_dir=shared_data)
     assert check.status == "ok" and str(shared_data / "sts" / "STS12-en-test") in check.detail
