@@ -43,3 +43,34 @@ def test_readme_quick_start_is_exactly_two_commands_and_ci_runs_the_test_one():
     assert "lab" in launch and "test" in test
     ci_lines = [line.split("#")[0].strip() for line in (ROOT / ".ci/run").read_text().splitlines()]
     assert test in ci_lines, f".ci/run must run the README's test command {test!r}"
+
+
+def test_the_readme_launch_command_serves_jupyterlab_on_the_notebooks(tmp_path):
+    """`./workbook lab` (quick-start command 1) starts JupyterLab on notebooks/, also as root."""
+    import socket
+    import subprocess
+    import time
+    import urllib.request
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    env = {**__import__("os").environ, "JUPYTER_CONFIG_DIR": str(tmp_path / "config"),
+           "JUPYTER_RUNTIME_DIR": str(tmp_path / "runtime")}
+    server = subprocess.Popen([str(ROOT / "workbook"), "lab", "--no-browser", f"--port={port}", "--ServerApp.token=t0k",
+                               "--ServerApp.ip=127.0.0.1"], cwd=ROOT, env=env,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline, names = time.monotonic() + 90, None
+        while time.monotonic() < deadline and names is None:
+            assert server.poll() is None, f"./workbook lab exited: {server.stderr.read()[-2000:]}"
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/contents?token=t0k", timeout=5) as reply:
+                    names = {item["name"] for item in __import__("json").load(reply)["content"]}
+            except OSError:
+                time.sleep(1)
+        assert names is not None, "JupyterLab did not answer within 90 s"
+        assert {p.name for p in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")} <= names
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
