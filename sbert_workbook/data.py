@@ -353,7 +353,7 @@ def read_demo(path: Path) -> StsData:
 
 # ----------------------------------------------------------------------------- the hub
 def _load_sts_from_hub(entry: DataSource, split: str, data_dir) -> StsData:
-    rows = _hub_rows(entry, {"dev": "validation"}.get(split, split) if entry.name == "stsb" else split, data_dir)
+    rows = _hub_rows(entry, split, data_dir)
     scale = 5.0 if entry.name == "stsb" else 1.0  # sentence-transformers/stsb stores scores / 5
     scores = np.array([float(score) * scale for score in rows["score"]])
     low, high = SCORE_RANGES[entry.layout]
@@ -377,31 +377,36 @@ def _hub_rows(entry: DataSource, split: str, data_dir):
 
     if entry.hub_id is None:
         raise DataNotFoundError(_not_found_message(entry, data_dir))
+    if hub_is_reachable():
+        import datasets as hf_datasets
+
+        return hf_datasets.load_dataset(entry.hub_id, entry.hub_config, split=_hub_split(entry, split))
+    rows = _cached_hub_rows(entry, split)
+    if rows is None:
+        raise DataNotFoundError(_not_found_message(entry, data_dir))
+    return rows
+
+
+def _hub_split(entry: DataSource, split: str) -> str:
+    """The hub's name for ``split``: sentence-transformers/stsb calls dev "validation"."""
+    return {"dev": "validation"}.get(split, split) if entry.name == "stsb" else split
+
+
+def _cached_hub_rows(entry: DataSource, split: str):
+    """Rows from the ``datasets`` cache with the network switched off, or None when not cached."""
     import datasets as hf_datasets
 
-    if hub_is_reachable():
-        return hf_datasets.load_dataset(entry.hub_id, entry.hub_config, split=split)
     with _hub_offline_mode():
         try:
-            return hf_datasets.load_dataset(entry.hub_id, entry.hub_config, split=split)
+            return hf_datasets.load_dataset(entry.hub_id, entry.hub_config, split=_hub_split(entry, split))
         except (OSError, ValueError):  # not in the cache (datasets' not-found errors are OSErrors)
-            raise DataNotFoundError(_not_found_message(entry, data_dir)) from None
+            return None
 
 
 def hub_copy_is_cached(name: str) -> bool:
     """Whether the hub copy of data set ``name`` loads from the ``datasets`` cache with no network."""
     entry = source(name)
-    if entry.hub_id is None:
-        return False
-    import datasets as hf_datasets
-
-    split = {"dev": "validation"}.get(entry.splits[-1], entry.splits[-1]) if entry.name == "stsb" else entry.splits[-1]
-    with _hub_offline_mode():
-        try:
-            hf_datasets.load_dataset(entry.hub_id, entry.hub_config, split=split)
-        except (OSError, ValueError):
-            return False
-    return True
+    return entry.hub_id is not None and _cached_hub_rows(entry, entry.splits[-1]) is not None
 
 
 @contextlib.contextmanager
