@@ -7,9 +7,11 @@ from .data import DataFormatError, DataNotFoundError, NliData, StsData, load_nli
 from .datasets import REGISTRY, SEVEN_STS_SETS
 from .devices import half_precision_dtype, pick_device, precision_name
 from .encoder import Encoder, load_encoder
-from .evaluation import evaluate_sts, evaluate_sts_data, table_caption
+from .evaluation import evaluate_sts, evaluate_sts_data
 from .models import ModelNotFoundError, resolve_model
 from .pooling import POOLINGS
+from .provenance import (PROVENANCE_FIELDS, describe_model, describe_split, show_provenance_captions, table_caption,
+                         with_provenance)
 from .settings import quick_mode, set_seed, torch_threads
 from .siamese import SiameseModel
 from .training import TrainingConfig, fit
@@ -20,5 +22,6 @@ __all__ = [
     "DataFormatError", "DataNotFoundError", "Encoder", "ModelNotFoundError", "NliData", "POOLINGS", "REGISTRY",
     "SEVEN_STS_SETS", "StsData", "evaluate_sts", "evaluate_sts_data", "half_precision_dtype", "load_encoder",
     "load_nli", "load_sts", "pick_device", "precision_name", "quick_mode", "resolve_model", "set_seed", "table_caption",
-    "SiameseModel", "TrainingConfig", "fit", "torch_threads",
+    "SiameseModel", "TrainingConfig", "fit", "torch_threads", "PROVENANCE_FIELDS", "describe_model", "describe_split",
+    "show_provenance_captions", "with_provenance",
 ]

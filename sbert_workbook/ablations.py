@@ -54,7 +54,10 @@ def beside_paper(table: pd.DataFrame, varied: str) -> pd.DataFrame:
         raise ValueError(f"varied must be 'pooling' or 'concatenation', not {varied!r}.")
     out = rows[[varied, "steps", "dev_spearman"]].rename(columns={"dev_spearman": "ours: dev Spearman"})
     out["paper (BERT-base, full NLI)"] = paper.to_numpy()
-    return out.set_index(varied)
+    out = out.set_index(varied)
+    out.attrs["provenance"] = {**table.attrs.get("provenance", {}),
+                               "paper column": "SBERT (Reimers & Gurevych, 2019) Table 6, BERT-base, quoted"}
+    return out
 
 
 def ablation_figure(table: pd.DataFrame, title: str) -> go.Figure:

@@ -161,7 +161,8 @@ def beside_published(recomputed: pd.DataFrame, model_label: str, trained_pooling
         if partner is not None:
             lines.append({"row": partner, "source": "published, SBERT Table 1", **published.loc[partner].to_dict()})
     table = pd.DataFrame(lines).set_index("row")
-    table.attrs = {"provenance": recomputed.attrs.get("provenance", {}), "source": TABLE1_SOURCE}
+    table.attrs = {"provenance": {**recomputed.attrs.get("provenance", {}), "published rows": TABLE1_SOURCE},
+                   "source": TABLE1_SOURCE}
     return table
 
 

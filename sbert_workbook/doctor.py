@@ -15,6 +15,7 @@ from pathlib import Path
 import pandas as pd
 
 from .datasets import REGISTRY
+from .provenance import with_provenance
 
 MIN_PYTHON = (3, 10)
 LOW_DISK_GB = 2.0
@@ -50,7 +51,11 @@ class DoctorReport:
         return [c for c in self.checks if c.status == "fail" and (c.essential or not essential_only)]
 
     def table(self) -> pd.DataFrame:
-        return pd.DataFrame([asdict(c) for c in self.checks]).set_index("name")
+        """One row per check; its provenance (the table's caption) says that no model or data was scored."""
+        table = pd.DataFrame([asdict(c) for c in self.checks]).set_index("name")
+        return with_provenance(table, model="none (checks of this environment; the 'model' row says which model was found)",
+                               pooling="n/a", aggregation="n/a (nothing scored)",
+                               split="n/a (data files are checked for presence, not read for scores)")
 
     def __str__(self) -> str:
         verdict = "All essential checks passed." if self.ok else \

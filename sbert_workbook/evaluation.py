@@ -14,6 +14,7 @@ from scipy.stats import pearsonr, spearmanr
 
 from .data import StsData, load_sts
 from .datasets import SEVEN_STS_SETS
+from .provenance import describe_model, table_caption  # noqa: F401  (table_caption: kept importable from here)
 
 AGGREGATIONS = ("all", "wmean")
 AGGREGATION_MEANING = {
@@ -142,7 +143,7 @@ def evaluate_sts(
         table.loc["avg"] = [int(table["pairs"].sum()), table["spearman"].mean(), table["pearson"].mean()]
     table["pairs"] = table["pairs"].astype(int)
     table.attrs["provenance"] = {
-        "model": _model_description(encoder_or_embed),
+        "model": describe_model(encoder_or_embed),
         "pooling": pooling if hasattr(encoder_or_embed, "encode") else "given by the embed function",
         "similarity": similarity,
         "aggregation": f"{aggregation}: {AGGREGATION_MEANING[aggregation]}",
@@ -150,14 +151,3 @@ def evaluate_sts(
     }
     return table
 
-
-def table_caption(table: pd.DataFrame) -> str:
-    """One line saying what produced an :func:`evaluate_sts` table."""
-    return "; ".join(f"{key}: {value}" for key, value in table.attrs.get("provenance", {}).items())
-
-
-def _model_description(encoder_or_embed) -> str:
-    if hasattr(encoder_or_embed, "resolved"):
-        resolved = encoder_or_embed.resolved
-        return f"{resolved.model_id} ({resolved.source}, revision {resolved.revision})"
-    return getattr(encoder_or_embed, "__name__", type(encoder_or_embed).__name__)

@@ -16,6 +16,7 @@ import plotly.graph_objects as go
 import torch
 
 from .data import load_nli, load_sts
+from .provenance import describe_model, with_provenance
 from .text_input import checked_sentences
 
 
@@ -64,8 +65,11 @@ class SearchIndex:
         if not isinstance(query, str) or not query.strip():
             raise ValueError("The query is empty: type a sentence to search for.")
         scores, indices = top_k(self.encoder.encode([query], pooling=self.pooling), self.embeddings, k)
-        return pd.DataFrame({"rank": range(1, len(indices[0]) + 1), "cosine": scores[0].numpy(),
-                             "sentence": [self.sentences[i] for i in indices[0].tolist()]}).set_index("rank")
+        found = pd.DataFrame({"rank": range(1, len(indices[0]) + 1), "cosine": scores[0].numpy(),
+                              "sentence": [self.sentences[i] for i in indices[0].tolist()]}).set_index("rank")
+        return with_provenance(found, model=describe_model(self.encoder), pooling=self.pooling,
+                               aggregation="none: the top k of one query, by cosine",
+                               split=f"search corpus of {len(self.sentences)} sentences")
 
 
 def pair_loop_scores(encoder, query: str, candidates: Sequence[str], batch_size: int = 16) -> np.ndarray:
