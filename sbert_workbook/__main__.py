@@ -23,6 +23,8 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate.add_argument("--limit", type=int, default=None, help="at most this many pairs per data set")
     evaluate.add_argument("--batch-size", type=int, default=64)
     evaluate.add_argument("--device", default=None)
+    evaluate.add_argument("--backend", default="torch", choices=("torch", "onnx"),
+                          help="onnx: ONNX Runtime on the CPU, the same vectors, faster (cls/mean/max pooling)")
     evaluate.add_argument("--json", action="store_true", help="print the table as JSON")
 
     notebooks = commands.add_parser("notebooks", help="run notebooks headless, save executed copies and HTML to build/")
@@ -53,7 +55,7 @@ def run_eval(args) -> int:
     from .encoder import load_encoder
     from .evaluation import evaluate_sts, table_caption
 
-    encoder = load_encoder(args.model, device=args.device)
+    encoder = load_encoder(args.model, device=args.device, backend=args.backend)
     table = evaluate_sts(encoder, args.datasets, args.pooling, args.similarity, args.aggregation, args.data_dir,
                          args.limit, args.batch_size)
     if args.json:

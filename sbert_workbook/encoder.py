@@ -16,6 +16,7 @@ from tqdm.auto import tqdm
 
 from .devices import half_precision_dtype, pick_device
 from .models import ResolvedModel, resolve_model
+from .onnx_backend import OnnxLastHiddenState, checked_backend
 from .pooling import TOKEN_POOLING_FUNCTIONS, pool
 from .text_input import checked_sentences
 
@@ -23,14 +24,21 @@ PROGRESS_BAR_MIN_SENTENCES = 2000
 
 
 class Encoder:
-    """A Hugging Face model and tokenizer that encode sentences with a chosen pooling."""
+    """A Hugging Face model and tokenizer that encode sentences with a chosen pooling.
 
-    def __init__(self, model, tokenizer, resolved: ResolvedModel, device: torch.device, max_length: int):
+    ``backend="onnx"`` (CPU only) runs the cls/mean/max poolings through ONNX Runtime: the
+    same vectors, faster; other poolings and :meth:`hidden_states` always run in PyTorch.
+    """
+
+    def __init__(self, model, tokenizer, resolved: ResolvedModel, device: torch.device, max_length: int,
+                 backend: str = "torch"):
+        self.backend = checked_backend(backend, device)
         self.model = model.to(device).eval()
         self.tokenizer = tokenizer
         self.resolved = resolved
         self.device = device
         self.max_length = max_length
+        self._onnx = OnnxLastHiddenState(self.model, self._input_names()) if backend == "onnx" else None
 
     @property
     def name(self) -> str:
@@ -46,10 +54,11 @@ class Encoder:
         return self.model.config.num_hidden_layers + 1
 
     def describe(self) -> str:
-        return f"{self.resolved.describe()}; device {self.device}, max_length {self.max_length}"
+        return f"{self.resolved.describe()}; device {self.device}, backend {self.backend}, max_length {self.max_length}"
 
     def __repr__(self) -> str:
-        return f"Encoder({self.name!r}, source={self.resolved.source!r}, device={str(self.device)!r})"
+        return (f"Encoder({self.name!r}, source={self.resolved.source!r}, device={str(self.device)!r}, "
+                f"backend={self.backend!r})")
 
     @property
     def position_limit(self) -> int:
@@ -125,6 +134,8 @@ class Encoder:
         return embeddings
 
     def _pool_batch(self, batch, pooling, layers, needs_all_layers) -> torch.Tensor:
+        if self._onnx is not None and not needs_all_layers:
+            return pool((self._onnx(batch),), batch["attention_mask"], pooling, layers)
         with self._forward_context():
             output = self.model(**batch, output_hidden_states=needs_all_layers)
         states = output.hidden_states if needs_all_layers else (output.last_hidden_state,)
@@ -151,6 +162,10 @@ class Encoder:
             batch["token_type_ids"] = torch.zeros_like(batch["input_ids"])
         return {key: value.to(self.device) for key, value in batch.items()}
 
+    def _input_names(self) -> list[str]:
+        """The tensors :meth:`_pad` makes for the model, in a fixed order."""
+        return [name for name in ("input_ids", "attention_mask", "token_type_ids") if name in self.tokenizer.model_input_names]
+
     def _forward_context(self):
         stack = contextlib.ExitStack()
         stack.enter_context(torch.inference_mode())
@@ -160,11 +175,13 @@ class Encoder:
         return stack
 
 
-def load_encoder(name: str = "auto", device: str | torch.device | None = None, max_length: int | None = None) -> Encoder:
+def load_encoder(name: str = "auto", device: str | torch.device | None = None, max_length: int | None = None,
+                 backend: str = "torch") -> Encoder:
     """Load a model by name (see :func:`~sbert_workbook.models.resolve_model`) as an :class:`Encoder`.
 
     Prints which model was picked and why. ``max_length`` defaults to the model's
     sentence-transformers setting when it has one, else its position limit (at most 512).
+    ``backend="onnx"`` runs the cls/mean/max poolings through ONNX Runtime on the CPU.
     """
     from transformers import AutoModel, AutoTokenizer
 
@@ -178,7 +195,8 @@ def load_encoder(name: str = "auto", device: str | torch.device | None = None, m
             f"{resolved.path} looked like a model but could not be loaded ({error}). "
             "It needs config.json, tokenizer files and weights (model.safetensors) of a BERT-like model."
         ) from error
-    return Encoder(model, tokenizer, resolved, pick_device(device), max_length or _default_max_length(resolved, model))
+    device = pick_device("cpu" if device is None and backend == "onnx" else device)
+    return Encoder(model, tokenizer, resolved, device, max_length or _default_max_length(resolved, model), backend)
 
 
 def _default_max_length(resolved: ResolvedModel, model) -> int:

@@ -34,3 +34,12 @@ def test_eval_with_an_unknown_model_exits_1_with_advice(capsys):
 def test_eval_rejects_an_unknown_pooling():
     with pytest.raises(SystemExit):
         main(["eval", "--pooling", "average"])
+
+
+def test_eval_with_the_onnx_backend_prints_the_torch_figures(capsys, shared_data):
+    figures = {}
+    for backend in ("torch", "onnx"):
+        assert main(["eval", "--model", "embedded", "--datasets", "stsb", "--limit", "120", "--json", "--backend", backend]) == 0
+        printed = capsys.readouterr().out
+        figures[backend] = json.loads(printed[printed.index("{"):])["rows"][0]["spearman"]
+    assert figures["onnx"] == pytest.approx(figures["torch"], abs=0.01)
