@@ -17,6 +17,7 @@ from tqdm.auto import tqdm
 from .data import load_nli, load_sts
 from .flow import Glow
 from .pooling import pool
+from .provenance import describe_model
 from .settings import torch_threads
 
 TRAINING_SOURCES = ("target", "nli")
@@ -181,7 +182,7 @@ class EmbeddingBank:
         """Encode each distinct sentence once, under every pooling in ``poolings``."""
         unique = list(dict.fromkeys(sentences))
         views = encode_views(encoder, unique, poolings, batch_size, progress)
-        return cls(unique, views, f"{encoder.name} ({encoder.resolved.source}); poolings {', '.join(poolings)}")
+        return cls(unique, views, f"{describe_model(encoder)}; poolings {', '.join(poolings)}")
 
     def get(self, view: str, sentences: Sequence[str]) -> torch.Tensor:
         """The ``view`` embeddings of ``sentences``, in their order."""

@@ -53,7 +53,9 @@ def before_after_table(tables: dict) -> "pd.DataFrame":
     combined = pd.DataFrame(rows).T
     combined.index.name = "model (Spearman × 100)"
     first = next(iter(tables.values()))
-    combined.attrs["provenance"] = {**first.attrs.get("provenance", {}), "model": "one per row, see the index"}
+    models = "; ".join(f"{label} = {table.attrs.get('provenance', {}).get('model', 'not recorded')}"
+                       for label, table in tables.items())
+    combined.attrs["provenance"] = {**first.attrs.get("provenance", {}), "model": f"one per row: {models}"}
     return combined
 
 

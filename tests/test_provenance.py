@@ -151,3 +151,23 @@ def test_tables_beside_published_numbers_keep_our_provenance_and_cite_the_paper(
                                           "dev_spearman": 50.0}]), **facts)
     paper = beside_paper(runs, "pooling")
     assert _has_all_fields(paper) and "Table 6" in paper.attrs["provenance"]["paper column"]
+
+
+def test_before_after_table_names_the_model_of_every_row():
+    from sbert_workbook.training_plots import before_after_table
+
+    def evaluated(model):
+        table = pd.DataFrame({"pairs": [10], "spearman": [50.0]}, index=pd.Index(["stsb"], name="dataset"))
+        return with_provenance(table, model=model, pooling="mean", aggregation="all", split="test")
+
+    combined = before_after_table({"before": evaluated("BERT, random init (seed 0)"), "after": evaluated("m (trained)")})
+    assert _has_all_fields(combined)
+    assert "before = BERT, random init (seed 0)" in combined.attrs["provenance"]["model"]
+    assert "after = m (trained)" in combined.attrs["provenance"]["model"]
+
+
+def test_embedding_bank_tables_name_the_model_with_its_revision(encoder):
+    from sbert_workbook.flow_training import EmbeddingBank
+
+    bank = EmbeddingBank.encode(encoder, ["A cat sleeps.", "Stocks fell."], ["mean"], progress=False)
+    assert bank.description.startswith(describe_model(encoder))
