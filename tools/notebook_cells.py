@@ -27,6 +27,7 @@ import sbert_workbook as sbw'''
 
 RESOLVE_CELL = '''QUICK = sbw.quick_mode(QUICK)  # SBERT_WORKBOOK_QUICK=1 also switches quick mode on
 sbw.set_seed(SEED)
+sbw.show_provenance_captions()  # each table shows as caption which model, pooling, aggregation and split made it
 device = sbw.pick_device(DEVICE)
 print(f"quick mode: {QUICK}; device: {device} ({sbw.precision_name(device)})")'''
 
