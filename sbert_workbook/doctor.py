@@ -81,6 +81,19 @@ def check_torch() -> Check:
     return Check("torch", "ok", f"torch {torch.__version__} ({build})", essential=True)
 
 
+def check_onnx_backend() -> Check:
+    """Whether ``load_encoder(..., backend="onnx")`` (faster CPU encoding, same vectors) can run."""
+    from .onnx_backend import import_onnxruntime
+
+    try:
+        onnxruntime = import_onnxruntime()
+    except ImportError as error:
+        return Check("ONNX backend", "warn", "backend='onnx' is unavailable; backend='torch' works (slower on the CPU)",
+                     str(error).split(" (")[0] + ": pip install onnx onnxruntime")
+    return Check("ONNX backend", "ok", f"onnxruntime {onnxruntime.__version__}: load_encoder(..., backend='onnx') "
+                 "encodes faster on the CPU")
+
+
 def check_device(requested: str | None = None) -> Check:
     """Which device and precision the notebooks will use; a GPU that torch cannot see is flagged."""
     from .devices import pick_device, precision_name
@@ -178,7 +191,7 @@ def check_caches() -> Check:
 
 def run_checks(model: str = "auto", data_dir=None, device: str | None = None, datasets=None) -> DoctorReport:
     """Every check, in the order a teacher reads them."""
-    checks = [check_python(), check_torch(), check_device(device), check_widgets(), check_model(model)]
+    checks = [check_python(), check_torch(), check_device(device), check_onnx_backend(), check_widgets(), check_model(model)]
     checks += [check_data(name, data_dir) for name in (datasets or REGISTRY)]
     checks.append(check_caches())
     return DoctorReport(checks)

@@ -137,3 +137,14 @@ def test_the_widget_check_figure_draws_vectors_at_the_requested_angle():
     assert (u.x[1], u.y[1]) == (1.0, 0.0)
     assert v.x[1] == pytest.approx(0.5) and v.y[1] == pytest.approx(math.sqrt(3) / 2)
     assert "cos = 0.500" in figure.layout.title.text
+
+
+def test_the_onnx_backend_check_reports_the_version_or_how_to_install_it(monkeypatch):
+    import onnxruntime
+
+    found = doctor.check_onnx_backend()
+    assert found.status == "ok" and onnxruntime.__version__ in found.detail
+    monkeypatch.setitem(sys.modules, "onnxruntime", None)  # as if it were not installed
+    missing = doctor.check_onnx_backend()
+    assert missing.status == "warn" and not missing.essential
+    assert "pip install onnx onnxruntime" in missing.fix and "backend='torch' works" in missing.detail
