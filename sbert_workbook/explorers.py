@@ -227,8 +227,24 @@ def classroom_command(port: int = 8866, ip: str = "127.0.0.1", token: str = "", 
         raise FileNotFoundError("The classroom app needs a checkout of the workbook: no classroom/ folder was found "
                                 "beside pyproject.toml. Clone the repository and run `./workbook classroom` there.")
     argv = [sys.executable, "-m", "voila", str(root / "classroom"), f"--port={port}", f"--Voila.ip={ip}",
-            f"--Voila.token={token}", f"--Voila.open_browser={open_browser}", "--VoilaConfiguration.show_tracebacks=True"]
+            f"--Voila.token={token}", f"--Voila.open_browser={open_browser}", "--VoilaConfiguration.show_tracebacks=True",
+            *_unix_socket_kernel_options()]
     env = {**os.environ, CLASSROOM_MODEL_ENV_VAR: model, "HF_HUB_DISABLE_TELEMETRY": "1"}
     if quick:
         env[QUICK_ENV_VAR] = "1"
     return argv, env
+
+
+def _unix_socket_kernel_options() -> list[str]:
+    """Voilà options that give each visitor's kernel Unix sockets instead of TCP ports (POSIX only).
+
+    A TCP port is picked free and bound only later by the kernel; a browser connection opened in
+    between can take it, and that visitor's page then waits forever for a kernel that never answers
+    (seen in the browser tests on a busy machine). Socket files cannot be taken that way.
+    """
+    if os.name != "posix":
+        return []
+    import tempfile
+
+    folder = tempfile.mkdtemp(prefix="sbw-kernels-")  # short: socket paths are limited to ~100 characters
+    return ["--KernelManager.transport=ipc", f"--KernelManager.ip={os.path.join(folder, 'kernel')}"]

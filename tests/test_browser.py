@@ -36,9 +36,13 @@ REDRAW_TIMEOUT_MS = 60_000
 #: What a page shows when widgets did not render: the loading placeholder, a Python repr, an error.
 WIDGET_FAILURE_TEXT = re.compile(r"Loading widget|VBox\(children=|IntSlider\(value=|model_id|model not found|Error displaying widget"
                                  r"|application/vnd\.jupyter\.widget-view\+json|Traceback")
+#: The figure on show: the last plotly plot with data and a size. While an Output is redrawn, the
+#: previous plot can linger in the page, purged (no data) or hidden, before the new one.
 FIGURE_JS = """(scope) => {
-    const gd = document.querySelector(scope + ' .js-plotly-plot');
-    if (!gd || !gd.data || !gd._fullLayout) return null;
+    const shown = Array.from(document.querySelectorAll(scope + ' .js-plotly-plot'))
+        .filter(g => g.data && g._fullLayout && g.getBoundingClientRect().width > 0);
+    const gd = shown[shown.length - 1];
+    if (!gd) return null;
     const box = gd.getBoundingClientRect();
     return {traces: gd.data.length, types: gd.data.map(t => t.type), title: gd.layout.title.text,
             drawn: gd.querySelectorAll('g.trace').length + gd.querySelectorAll('g.hm').length,
@@ -181,10 +185,33 @@ def _wait_for_figure(page, scope: str, name: str, server: Server) -> dict:
         pytest.fail(f"No plotly figure rendered in {scope!r} ({type(error).__name__}); the page shows {shown or 'no widget error'}; "
                     f"screenshot {shot}\nserver log:\n{server.log_tail()}")
     page.wait_for_timeout(500)  # let plotly finish the first paint
-    return page.evaluate(FIGURE_JS, scope)
+    return _settled_figure(page, scope)
 
 
-def _assert_drawn(figure: dict, expected_traces: int) -> None:
+def _settled_figure(page, scope: str, condition: str = "true") -> dict | None:
+    """The figure once it satisfies ``condition`` with every trace drawn; else the figure as it is, for the asserts.
+
+    A control change can redraw more than once, and between two redraws the Output holds no
+    figure (or a half-painted one) for a moment, so one look is not enough on a busy machine.
+    """
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+    settled = (f"() => {{ const f = ({FIGURE_JS})({scope!r}); "
+               f"return f !== null && f.drawn === f.traces && ({condition}) ? f : null; }}")
+    try:
+        return page.wait_for_function(settled, timeout=REDRAW_TIMEOUT_MS).json_value()
+    except PlaywrightTimeoutError:
+        figure = page.evaluate(FIGURE_JS, scope)
+        if figure is None:
+            shot = _screenshot(page, "figure_vanished_FAILED")
+            shown = WIDGET_FAILURE_TEXT.findall(_output_text(page, "body"))
+            pytest.fail(f"The figure vanished from {scope!r} after it had been drawn and did not come back within "
+                        f"{REDRAW_TIMEOUT_MS // 1000} s; the page shows {shown or 'no widget error text'}; screenshot {shot}")
+        return figure
+
+
+def _assert_drawn(figure: dict | None, expected_traces: int) -> None:
+    assert figure is not None, "the figure vanished from the page after it had been drawn"
     assert figure["traces"] == expected_traces, f"expected {expected_traces} traces, the figure has {figure['types']}"
     assert figure["drawn"] == expected_traces, f"{figure['drawn']} of {expected_traces} traces were drawn in the SVG"
     assert figure["marks"] > 0 or any(figure["heatmap_pixels"]), "the figure is blank: no points, bars or heatmap image"
@@ -208,12 +235,12 @@ def _assert_widgets_rendered(page, scope: str, controls: dict[str, int], name: s
 
 
 def _redrawn(page, scope: str, act, condition: str) -> dict:
-    """Run ``act`` (moving a control), then wait until the figure ``f`` satisfies the JS ``condition``."""
+    """Run ``act`` (moving a control), wait until the figure ``f`` satisfies the JS ``condition``, return it settled."""
     act()
     page.wait_for_function(f"() => {{ const f = ({FIGURE_JS})({scope!r}); return f !== null && ({condition}); }}",
                            timeout=REDRAW_TIMEOUT_MS)
     page.wait_for_timeout(300)
-    return page.evaluate(FIGURE_JS, scope)
+    return _settled_figure(page, scope, condition)
 
 
 def _slide_to_start(page, scope: str):

@@ -5,6 +5,8 @@ that what they show is right.
 """
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pytest
 import torch
@@ -108,3 +110,11 @@ def test_classroom_command_serves_the_classroom_folder_with_voila():
     assert argv[1:3] == ["-m", "voila"] and argv[3].endswith("classroom")
     assert {"--port=9999", "--Voila.ip=127.0.0.1", "--Voila.token=abc", "--Voila.open_browser=False"} <= set(argv)
     assert env[explorers.CLASSROOM_MODEL_ENV_VAR] == "embedded" and env["SBERT_WORKBOOK_QUICK"] == "1"
+
+
+@pytest.mark.skipif(os.name != "posix", reason="Unix sockets exist on POSIX systems only")
+def test_classroom_kernels_talk_over_unix_sockets_not_tcp_ports():
+    argv, _ = explorers.classroom_command(port=9999, token="abc", model="embedded", open_browser=False)
+    assert "--KernelManager.transport=ipc" in argv
+    socket_prefix = next(a.split("=", 1)[1] for a in argv if a.startswith("--KernelManager.ip="))
+    assert os.path.isdir(os.path.dirname(socket_prefix)) and len(socket_prefix) < 80  # sockets allow ~100 characters
