@@ -39,7 +39,7 @@ class Encoder:
         self.resolved = resolved
         self.device = device
         self.max_length = max_length
-        self._onnx = OnnxLastHiddenState(self.model, self._input_names()) if backend == "onnx" else None
+        self._onnx = OnnxLastHiddenState(self.model) if backend == "onnx" else None
 
     @property
     def name(self) -> str:
@@ -164,10 +164,6 @@ class Encoder:
         if "token_type_ids" in self.tokenizer.model_input_names:
             batch["token_type_ids"] = torch.zeros_like(batch["input_ids"])
         return {key: value.to(self.device) for key, value in batch.items()}
-
-    def _input_names(self) -> list[str]:
-        """The tensors :meth:`_pad` makes for the model, in a fixed order."""
-        return [name for name in ("input_ids", "attention_mask", "token_type_ids") if name in self.tokenizer.model_input_names]
 
     def _forward_context(self):
         stack = contextlib.ExitStack()

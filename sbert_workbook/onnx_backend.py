@@ -21,28 +21,27 @@ ONNX_OPSET = 17
 class OnnxLastHiddenState:
     """``model(**batch).last_hidden_state`` computed by an ONNX Runtime session of ``model``."""
 
-    def __init__(self, model: torch.nn.Module, input_names: list[str], threads: int | None = None):
+    def __init__(self, model: torch.nn.Module, threads: int | None = None):
         self.model = model
-        self.input_names = list(input_names)
         self.threads = threads or torch.get_num_threads()
         self._session = None
-        self._exported_weights = None
+        self._exported_for = None  # (input names, weights fingerprint) the session was exported with
 
     def __call__(self, batch: dict[str, torch.Tensor]) -> torch.Tensor:
         """(batch, tokens, hidden) float32 on the CPU, for a batch of CPU tensors from the tokenizer."""
-        inputs = {name: batch[name].numpy() for name in self.input_names}
-        (last_hidden_state,) = self._current_session().run(None, inputs)
+        inputs = {name: tensor.numpy() for name, tensor in batch.items()}
+        (last_hidden_state,) = self._current_session(list(inputs)).run(None, inputs)
         return torch.from_numpy(last_hidden_state)
 
     def __deepcopy__(self, memo) -> OnnxLastHiddenState:
         """A copy over the copied model; its session is made on first use (sessions cannot be copied)."""
-        return OnnxLastHiddenState(copy.deepcopy(self.model, memo), self.input_names, self.threads)
+        return OnnxLastHiddenState(copy.deepcopy(self.model, memo), self.threads)
 
-    def _current_session(self):
-        weights = weights_fingerprint(self.model)
-        if self._session is None or weights != self._exported_weights:
-            self._session = onnx_session(export_to_onnx(self.model, self.input_names), self.threads)
-            self._exported_weights = weights
+    def _current_session(self, input_names: list[str]):
+        wanted = (input_names, weights_fingerprint(self.model))
+        if self._session is None or wanted != self._exported_for:
+            self._session = onnx_session(export_to_onnx(self.model, input_names), self.threads)
+            self._exported_for = wanted
         return self._session
 
 
