@@ -236,15 +236,16 @@ def classroom_command(port: int = 8866, ip: str = "127.0.0.1", token: str = "", 
 
 
 def _unix_socket_kernel_options() -> list[str]:
-    """Voilà options that give each visitor's kernel Unix sockets instead of TCP ports (POSIX only).
+    """Voilà options giving each visitor's kernel Unix sockets (POSIX only; see ``runbook.unix_socket_kernel_settings``).
 
-    A TCP port is picked free and bound only later by the kernel; a browser connection opened in
-    between can take it, and that visitor's page then waits forever for a kernel that never answers
-    (seen in the browser tests on a busy machine). Socket files cannot be taken that way.
+    Seen in the browser tests on a busy machine: a visitor's kernel started on TCP ports never
+    connected, and the page waited forever.
     """
     if os.name != "posix":
         return []
     import tempfile
 
-    folder = tempfile.mkdtemp(prefix="sbw-kernels-")  # short: socket paths are limited to ~100 characters
-    return ["--KernelManager.transport=ipc", f"--KernelManager.ip={os.path.join(folder, 'kernel')}"]
+    from .runbook import unix_socket_kernel_settings
+
+    settings = unix_socket_kernel_settings(tempfile.mkdtemp(prefix="sbw-kernels-"))
+    return [f"--KernelManager.{name}={value}" for name, value in settings.items()]

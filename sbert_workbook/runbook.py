@@ -89,15 +89,21 @@ def with_plotly_as_html(nb):
     return nb
 
 
-def _unix_socket_kernels(folder: str):
-    """Kernel config: talk over Unix sockets in ``folder`` instead of TCP ports.
+def unix_socket_kernel_settings(folder: str) -> dict[str, str]:
+    """``KernelManager`` settings that make kernels talk over Unix sockets in ``folder`` instead of TCP ports.
 
     TCP ports are picked free and bound later, so kernels started at the same moment by
-    other processes can race for one and leave a run waiting forever on a lost reply.
+    other processes (or a browser's connection opened in between) can take one and leave a
+    client waiting forever on a lost reply. Socket files cannot be taken that way. Keep
+    ``folder`` short: socket paths are limited to about 100 characters.
     """
+    return {"transport": "ipc", "ip": os.path.join(folder, "kernel")}
+
+
+def _unix_socket_kernels(folder: str):
     from traitlets.config import Config
 
-    return Config({"KernelManager": {"transport": "ipc", "ip": os.path.join(folder, "kernel")}})
+    return Config({"KernelManager": unix_socket_kernel_settings(folder)})
 
 
 def _restore_env(name: str, value: str | None) -> None:
