@@ -87,9 +87,9 @@ def check_onnx_backend() -> Check:
 
     try:
         onnxruntime = import_onnxruntime()
-    except ImportError as error:
+    except ImportError:
         return Check("ONNX backend", "warn", "backend='onnx' is unavailable; backend='torch' works (slower on the CPU)",
-                     str(error).split(" (")[0] + ": pip install onnx onnxruntime")
+                     "pip install onnx onnxruntime")
     return Check("ONNX backend", "ok", f"onnxruntime {onnxruntime.__version__}: load_encoder(..., backend='onnx') "
                  "encodes faster on the CPU")
 
