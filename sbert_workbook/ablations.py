@@ -10,6 +10,7 @@ from collections.abc import Callable
 import pandas as pd
 import plotly.graph_objects as go
 
+from .provenance import inherit_provenance
 from .training import TrainingConfig, fit
 
 #: SBERT (Reimers & Gurevych, 2019), Table 6: NLI training, STS-B dev, Spearman × 100.
@@ -54,10 +55,8 @@ def beside_paper(table: pd.DataFrame, varied: str) -> pd.DataFrame:
         raise ValueError(f"varied must be 'pooling' or 'concatenation', not {varied!r}.")
     out = rows[[varied, "steps", "dev_spearman"]].rename(columns={"dev_spearman": "ours: dev Spearman"})
     out["paper (BERT-base, full NLI)"] = paper.to_numpy()
-    out = out.set_index(varied)
-    out.attrs["provenance"] = {**table.attrs.get("provenance", {}),
-                               "paper column": "SBERT (Reimers & Gurevych, 2019) Table 6, BERT-base, quoted"}
-    return out
+    return inherit_provenance(out.set_index(varied), table,
+                              {"paper column": "SBERT (Reimers & Gurevych, 2019) Table 6, BERT-base, quoted"})
 
 
 def ablation_figure(table: pd.DataFrame, title: str) -> go.Figure:

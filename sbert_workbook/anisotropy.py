@@ -13,6 +13,8 @@ import numpy as np
 import pandas as pd
 import torch
 
+from .provenance import inherit_provenance
+
 #: BERT-flow's frequency-rank buckets [0,100), [100,500), [500,5K), [5K, end).
 BERT_FLOW_BUCKETS: tuple[tuple[int, int | None], ...] = ((0, 100), (100, 500), (500, 5000), (5000, None))
 #: Published numbers for bert-base-uncased's word embeddings: Li et al. (2020), "On the Sentence
@@ -144,9 +146,7 @@ def reference_beside(table: pd.DataFrame, reference=BERT_FLOW_REFERENCE) -> pd.D
         rows[f"{metric} — yours"] = table.loc[metric].astype(float).to_numpy()
         rows[f"{metric} — bert-base-uncased, published"] = np.asarray(published, dtype=float)
     beside = pd.DataFrame(rows, index=table.columns).T
-    beside.attrs["provenance"] = {**table.attrs.get("provenance", {}),
-                                  "published rows": BERT_FLOW_SOURCE + ", quoted, not re-run"}
-    return beside
+    return inherit_provenance(beside, table, {"published rows": BERT_FLOW_SOURCE + ", quoted, not re-run"})
 
 
 def alignment(x, y, alpha: float = 2.0) -> float:

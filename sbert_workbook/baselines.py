@@ -17,6 +17,7 @@ from .data import StsData
 from .datasets import SEVEN_STS_SETS
 from .evaluation import cosine_similarity, evaluate_sts
 from .pooling import POOLINGS, pool
+from .provenance import inherit_provenance
 from .text_input import checked_sentences
 
 TABLE1_SOURCE = (
@@ -161,9 +162,8 @@ def beside_published(recomputed: pd.DataFrame, model_label: str, trained_pooling
         if partner is not None:
             lines.append({"row": partner, "source": "published, SBERT Table 1", **published.loc[partner].to_dict()})
     table = pd.DataFrame(lines).set_index("row")
-    table.attrs = {"provenance": {**recomputed.attrs.get("provenance", {}), "published rows": TABLE1_SOURCE},
-                   "source": TABLE1_SOURCE}
-    return table
+    table.attrs["source"] = TABLE1_SOURCE
+    return inherit_provenance(table, recomputed, {"published rows": TABLE1_SOURCE})
 
 
 def pair_cosines(encoders: dict[str, object], sentence1: str, sentence2: str) -> dict[str, float]:

@@ -50,6 +50,12 @@ def with_provenance(table: pd.DataFrame, *, model, pooling: str, aggregation: st
     return table
 
 
+def inherit_provenance(table: pd.DataFrame, source: pd.DataFrame, facts: dict[str, str]) -> pd.DataFrame:
+    """Give ``table`` the provenance of the ``source`` table it was derived from, with ``facts`` added or replaced; return it."""
+    table.attrs["provenance"] = {**source.attrs.get("provenance", {}), **facts}
+    return table
+
+
 def table_caption(table: pd.DataFrame) -> str:
     """One line saying what produced a table: ``key: value`` for each fact in its provenance."""
     return "; ".join(f"{key}: {value}" for key, value in table.attrs.get("provenance", {}).items())

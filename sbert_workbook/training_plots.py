@@ -49,14 +49,15 @@ def before_after_table(tables: dict) -> "pd.DataFrame":
     """One row per model (in the order given) of Spearman × 100 per data set, from :func:`~sbert_workbook.evaluate_sts` tables."""
     import pandas as pd
 
+    from .provenance import inherit_provenance
+
     rows = {label: table["spearman"] for label, table in tables.items()}
     combined = pd.DataFrame(rows).T
     combined.index.name = "model (Spearman × 100)"
     first = next(iter(tables.values()))
     models = "; ".join(f"{label} = {table.attrs.get('provenance', {}).get('model', 'not recorded')}"
                        for label, table in tables.items())
-    combined.attrs["provenance"] = {**first.attrs.get("provenance", {}), "model": f"one per row: {models}"}
-    return combined
+    return inherit_provenance(combined, first, {"model": f"one per row: {models}"})
 
 
 def before_after_figure(table) -> go.Figure:

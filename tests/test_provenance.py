@@ -171,3 +171,14 @@ def test_embedding_bank_tables_name_the_model_with_its_revision(encoder):
 
     bank = EmbeddingBank.encode(encoder, ["A cat sleeps.", "Stocks fell."], ["mean"], progress=False)
     assert bank.description.startswith(describe_model(encoder))
+
+
+def test_a_derived_table_inherits_its_source_provenance_with_facts_added_or_replaced():
+    from sbert_workbook.provenance import inherit_provenance
+
+    source = sbw.with_provenance(pd.DataFrame({"spearman": [80.0]}), model="m", pooling="mean", aggregation="all",
+                                 split="test")
+    derived = inherit_provenance(pd.DataFrame({"x": [1]}), source, {"model": "one per row", "published rows": "Table 1"})
+    assert derived.attrs["provenance"] == {"model": "one per row", "pooling": "mean", "aggregation": "all",
+                                           "split": "test", "published rows": "Table 1"}
+    assert source.attrs["provenance"]["model"] == "m"
