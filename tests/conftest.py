@@ -30,6 +30,19 @@ def encoder():
 
 
 @pytest.fixture(scope="session")
+def onnx_encoder(encoder):
+    """A copy of the embedded model with the ONNX Runtime backend (same tokenizer and settings)."""
+    import copy
+
+    import torch
+
+    from sbert_workbook.encoder import Encoder
+
+    return Encoder(copy.deepcopy(encoder.model), encoder.tokenizer, encoder.resolved, torch.device("cpu"),
+                   encoder.max_length, backend="onnx")
+
+
+@pytest.fixture(scope="session")
 def st_model(encoder):
     """sentence-transformers' own model over the same folder: the independent reference."""
     from sentence_transformers import SentenceTransformer

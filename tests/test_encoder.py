@@ -8,17 +8,20 @@ from sbert_workbook import load_sts
 from sbert_workbook.evaluation import evaluate_sts
 
 LONG_SENTENCE = " ".join(["the workbook explains why raw embeddings fail"] * 60)
+#: Both backends must give sentence-transformers' vectors and the published figure.
+BACKEND_ENCODERS = ["encoder", "onnx_encoder"]
 
 
 @pytest.fixture(scope="module")
 def sentences(shared_data):
     stsb = load_sts("stsb", "test")
-    return stsb.sentences1[:150] + stsb.sentences2[:150] + [LONG_SENTENCE, "Short.", ""]
+    return stsb.sentences1[:150] + stsb.sentences2[:150] + [LONG_SENTENCE, "Short.", "", "東京は日本の首都です 🙂"]
 
 
 @pytest.mark.filterwarnings("ignore:1 of .* sentences are longer:UserWarning")  # LONG_SENTENCE, on purpose
-def test_mean_pooling_equals_sentence_transformers_encode(encoder, st_model, sentences):
-    ours = encoder.encode(sentences, pooling="mean", batch_size=32, normalize=True)
+@pytest.mark.parametrize("backend_encoder", BACKEND_ENCODERS)
+def test_mean_pooling_equals_sentence_transformers_encode(backend_encoder, st_model, sentences, request):
+    ours = request.getfixturevalue(backend_encoder).encode(sentences, pooling="mean", batch_size=32, normalize=True)
     theirs = st_model.encode(sentences, batch_size=32, convert_to_tensor=True, normalize_embeddings=True).cpu()
     assert ours.shape == theirs.shape == (len(sentences), 384)
     assert (ours - theirs).abs().max().item() <= 1e-5
@@ -53,15 +56,18 @@ def test_each_pooling_matches_the_hidden_states(encoder):
                           (encoder.encode(batch, layers=[2]) + encoder.encode(batch, layers=[4])) / 2, atol=1e-5)
 
 
-def test_long_sentences_are_truncated_like_sentence_transformers_with_a_warning(encoder, st_model):
+@pytest.mark.parametrize("backend_encoder", BACKEND_ENCODERS)
+def test_long_sentences_are_truncated_like_sentence_transformers_with_a_warning(backend_encoder, st_model, request):
+    encoder = request.getfixturevalue(backend_encoder)
     with pytest.warns(UserWarning, match="1 of 2 sentences are longer than max_length=256"):
         ours = encoder.encode([LONG_SENTENCE, "Short."], normalize=True)
     theirs = st_model.encode([LONG_SENTENCE, "Short."], convert_to_tensor=True, normalize_embeddings=True).cpu()
     assert (ours - theirs).abs().max().item() <= 1e-5
 
 
-def test_acceptance_figure_all_minilm_stsb_test_spearman(encoder, shared_data):
+@pytest.mark.parametrize("backend_encoder", BACKEND_ENCODERS)
+def test_acceptance_figure_all_minilm_stsb_test_spearman(backend_encoder, shared_data, request):
     """Published: all-MiniLM-L6-v2, mean pooling, cosine, STS-B test: Spearman x 100 = 82.03 (±0.05)."""
-    table = evaluate_sts(encoder, ["stsb"], pooling="mean")
+    table = evaluate_sts(request.getfixturevalue(backend_encoder), ["stsb"], pooling="mean")
     assert table.loc["stsb", "spearman"] == pytest.approx(82.03, abs=0.05)
     assert table.loc["stsb", "pairs"] == 1379
