@@ -19,8 +19,8 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 import torch  # noqa: E402
 
-from sbert_workbook.flow import Glow  # noqa: E402
-from sbert_workbook.flow_training import fit_flow  # noqa: E402
+from sbert_workbook.calibration.flow import Glow  # noqa: E402
+from sbert_workbook.calibration.flow_fit import fit_flow  # noqa: E402
 
 STSB_SENTENCES = 17256
 

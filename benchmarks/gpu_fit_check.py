@@ -26,7 +26,7 @@ def training_examples(tokenizer, n: int):
     import numpy as np
 
     import sbert_workbook as sbw
-    from sbert_workbook.nli_batches import Examples, concatenate, nli_pairs
+    from sbert_workbook.training.examples import Examples, concatenate, nli_pairs
 
     try:
         return concatenate(nli_pairs(sbw.load_nli("snli")), nli_pairs(sbw.load_nli("mnli"))).head(n)
@@ -45,8 +45,8 @@ def one_precision(precision: str, steps: int, batch: int, device: str = "cuda", 
     cuda = device == "cuda"
     sync = torch.cuda.synchronize if cuda else (lambda: None)
 
-    from sbert_workbook.siamese import SiameseModel
-    from sbert_workbook.training import TrainingConfig, fit
+    from sbert_workbook.training.siamese import SiameseModel
+    from sbert_workbook.training.fitting import TrainingConfig, fit
 
     sizes = {"hidden_size": 32, "num_hidden_layers": 2, "num_attention_heads": 2, "intermediate_size": 64} if tiny else BERT_BASE
     model = SiameseModel.from_scratch("embedded", device=device, **sizes)

@@ -17,9 +17,9 @@ import time
 import torch
 
 import sbert_workbook as sbw
-from sbert_workbook.nli_batches import sts_pairs
-from sbert_workbook.siamese import SiameseModel
-from sbert_workbook.training import TrainingConfig, fit
+from sbert_workbook.training.examples import sts_pairs
+from sbert_workbook.training.siamese import SiameseModel
+from sbert_workbook.training.fitting import TrainingConfig, fit
 
 MAX_LENGTH = 128
 

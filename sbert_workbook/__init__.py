@@ -3,18 +3,18 @@
 The notebooks (``notebooks/NN_topic.ipynb``) are the lessons; this package is the tool
 they teach with. Each function's docstring names the notebook that introduces it.
 """
-from .data import DataFormatError, DataNotFoundError, NliData, StsData, load_nli, load_sts
-from .datasets import REGISTRY, SEVEN_STS_SETS
-from .devices import half_precision_dtype, pick_device, precision_name
-from .encoder import Encoder, load_encoder
-from .evaluation import evaluate_sts, evaluate_sts_data
-from .models import ModelNotFoundError, resolve_model
-from .pooling import POOLINGS
-from .provenance import (PROVENANCE_FIELDS, describe_model, describe_split, show_provenance_captions, table_caption,
+from sbert_workbook.data.loaders import DataFormatError, DataNotFoundError, NliData, StsData, load_nli, load_sts
+from sbert_workbook.data.registry import REGISTRY, SEVEN_STS_SETS
+from sbert_workbook.devices import half_precision_dtype, pick_device, precision_name
+from sbert_workbook.encoding.encoder import Encoder, load_encoder
+from sbert_workbook.evaluation.sts import evaluate_sts, evaluate_sts_data
+from sbert_workbook.encoding.resolve import ModelNotFoundError, resolve_model
+from sbert_workbook.encoding.pooling import POOLINGS
+from sbert_workbook.evaluation.provenance import (PROVENANCE_FIELDS, describe_model, describe_split, show_provenance_captions, table_caption,
                          with_provenance)
-from .settings import quick_mode, set_seed, torch_threads
-from .siamese import SiameseModel
-from .training import TrainingConfig, fit
+from sbert_workbook.settings import quick_mode, set_seed, torch_threads
+from sbert_workbook.training.siamese import SiameseModel
+from sbert_workbook.training.fitting import TrainingConfig, fit
 
 __version__ = "0.1.0"
 

@@ -36,7 +36,7 @@ def onnx_encoder(encoder):
 
     import torch
 
-    from sbert_workbook.encoder import Encoder
+    from sbert_workbook.encoding.encoder import Encoder
 
     return Encoder(copy.deepcopy(encoder.model), encoder.tokenizer, encoder.resolved, torch.device("cpu"),
                    encoder.max_length, backend="onnx")

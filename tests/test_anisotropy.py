@@ -7,8 +7,8 @@ import torch
 from scipy.spatial.distance import cdist
 from sklearn.decomposition import PCA
 
-from sbert_workbook import anisotropy as an
-from sbert_workbook import word_frequency as wf
+from sbert_workbook.anisotropy import metrics as an
+from sbert_workbook.anisotropy import word_frequency as wf
 
 
 # ----------------------------------------------------------------------------- the cone

@@ -6,8 +6,8 @@ import pandas as pd
 import plotly.graph_objects as go
 import pytest
 
-from sbert_workbook import anisotropy as an
-from sbert_workbook import anisotropy_plots as ap
+from sbert_workbook.anisotropy import metrics as an
+from sbert_workbook.anisotropy import plots as ap
 
 
 def test_cosine_histogram_has_one_trace_per_view_named_with_its_mean():

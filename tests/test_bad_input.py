@@ -228,7 +228,7 @@ def tests_fixtures():
 
 
 def test_calibrator_fitted_on_another_hidden_size_is_refused(tmp_path):
-    calibration = pytest.importorskip("sbert_workbook.calibration")
+    calibration = pytest.importorskip("sbert_workbook.calibration.calibrators")
     generator = torch.Generator().manual_seed(0)
     small, large = torch.randn(400, 384, generator=generator), torch.randn(5, 768, generator=generator)
     for calibrator in (calibration.StandardNormalization(), calibration.Whitening()):
@@ -244,7 +244,7 @@ def test_calibrator_fitted_on_another_hidden_size_is_refused(tmp_path):
 @pytest.fixture
 def shown(monkeypatch):
     """Everything interactive_figure displays, in order (no kernel needed)."""
-    from sbert_workbook import widgets as workbook_widgets
+    from sbert_workbook.app import widgets as workbook_widgets
 
     displayed: list[object] = []
     monkeypatch.setattr(workbook_widgets, "display", displayed.append)
@@ -255,7 +255,7 @@ def similarity_box(encoder):
     """A classroom cell: type sentences (one per line) and see their cosine similarities."""
     import ipywidgets
 
-    from sbert_workbook.widgets import interactive_figure
+    from sbert_workbook.app.widgets import interactive_figure
 
     def make_figure(text: str, digits: int) -> go.Figure:
         sentences = [line for line in text.splitlines() if line.strip()]
@@ -291,7 +291,7 @@ def test_widget_same_sentence_twice_and_slider_extremes(encoder, shown):
 def test_widget_error_message_is_escaped_html(shown):
     import ipywidgets
 
-    from sbert_workbook.widgets import interactive_figure
+    from sbert_workbook.app.widgets import interactive_figure
 
     def make_figure(name: str):
         raise KeyError(f"no data set called <{name}>")
@@ -301,7 +301,7 @@ def test_widget_error_message_is_escaped_html(shown):
 
 
 def test_pair_explorer_survives_empty_boxes_twins_and_slider_extremes(encoder, shown):
-    explorers = pytest.importorskip("sbert_workbook.explorers")
+    explorers = pytest.importorskip("sbert_workbook.app.explorers")
     box = explorers.pair_explorer(encoder)
     controls = box.children[0].children
     sentence_a, sentence_b, layer = controls

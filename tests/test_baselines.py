@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import sbert_workbook as sbw
-from sbert_workbook.baselines import (
+from sbert_workbook.evaluation.baselines import (
     TABLE1_ROWS, MultiPoolingEncoder, baseline_table, beside_published, pair_cosines, published_table1,
     per_subset_sample, sentence_transformers_pooling,
 )

@@ -8,12 +8,12 @@ from scipy.stats import spearmanr
 from sklearn.decomposition import PCA
 from sklearn.preprocessing import StandardScaler
 
-from sbert_workbook.calibration import (Chain, FlowCalibrator, NullTopDirections, StandardNormalization, Whitening,
+from sbert_workbook.calibration.calibrators import (Chain, FlowCalibrator, NullTopDirections, StandardNormalization, Whitening,
                                         choose_natsv_k, load_calibrator, save_calibrator)
-from sbert_workbook.calibration_plots import (k_selection_curve, log_likelihood_curve, principal_projection,
+from sbert_workbook.calibration.plots import (k_selection_curve, log_likelihood_curve, principal_projection,
                                               projection_figure, similarity_histograms)
-from sbert_workbook.evaluation import cosine_similarity
-from sbert_workbook.lexical import edit_distance, edit_distances, lexical_correlations
+from sbert_workbook.evaluation.sts import cosine_similarity
+from sbert_workbook.calibration.lexical import edit_distance, edit_distances, lexical_correlations
 
 
 @pytest.fixture(scope="module")
@@ -157,7 +157,7 @@ def test_log_likelihood_curve_running_mean_and_k_curve():
 
 # ----------------------------------------------------------------------------- frozen embeddings
 def test_encode_views_matches_encoder_encode(encoder):
-    from sbert_workbook.flow_training import encode_views
+    from sbert_workbook.calibration.flow_fit import encode_views
 
     sentences = ["A man is playing a guitar.", "Short one.", "A much longer sentence about the weather in spring."]
     views = encode_views(encoder, sentences, ["mean", "cls", "static"], batch_size=2)
@@ -167,9 +167,9 @@ def test_encode_views_matches_encoder_encode(encoder):
 
 
 def test_calibration_table_fits_per_target_set_and_shares_the_nli_fit(anisotropic):
-    from sbert_workbook.calibration import calibration_table
-    from sbert_workbook.data import StsData
-    from sbert_workbook.flow_training import EmbeddingBank
+    from sbert_workbook.calibration.calibrators import calibration_table
+    from sbert_workbook.data.loaders import StsData
+    from sbert_workbook.calibration.flow_fit import EmbeddingBank
 
     sentences = [f"sentence {i}" for i in range(len(anisotropic))]
     bank = EmbeddingBank(sentences, {"view": torch.tensor(anisotropic, dtype=torch.float32)}, "synthetic")

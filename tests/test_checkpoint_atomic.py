@@ -4,7 +4,7 @@ import os
 import pytest
 import torch
 
-from sbert_workbook import checkpoints
+from sbert_workbook.training import checkpoints
 
 
 class Killed(Exception):

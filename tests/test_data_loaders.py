@@ -7,8 +7,8 @@ import shutil
 import numpy as np
 import pytest
 
-from sbert_workbook import data
-from sbert_workbook.data import DataNotFoundError, load_nli, load_sts
+from sbert_workbook.data import loaders as data
+from sbert_workbook.data.loaders import DataNotFoundError, load_nli, load_sts
 
 PUBLISHED_COUNTS = {"sts12": 3108, "sts13": 1500, "sts14": 3750, "sts15": 3000, "sts16": 1186}
 
@@ -107,7 +107,7 @@ def test_hub_fallback_maps_columns_and_rescales_stsb(monkeypatch, tmp_path):
     monkeypatch.setattr(data, "repo_root", lambda: None)
     monkeypatch.delenv(data.DATA_ENV_VAR, raising=False)
     monkeypatch.setattr(hf_datasets, "load_dataset", fake_load_dataset)
-    monkeypatch.setattr("sbert_workbook.models.hub_is_reachable", lambda timeout_s=2.0: True)
+    monkeypatch.setattr("sbert_workbook.encoding.resolve.hub_is_reachable", lambda timeout_s=2.0: True)
     stsb = load_sts("stsb", "dev")
     assert np.allclose(stsb.scores, [1.0, 5.0]) and stsb.origin == "hub:sentence-transformers/stsb"
     assert load_nli("snli").labels == ["contradiction"]
@@ -145,7 +145,7 @@ def test_offline_a_hub_data_set_comes_from_the_datasets_cache_without_network(mo
     monkeypatch.setattr(data, "repo_root", lambda: None)
     monkeypatch.delenv(data.DATA_ENV_VAR, raising=False)
     monkeypatch.setattr(hf_datasets, "load_dataset", cached_load_dataset)
-    monkeypatch.setattr("sbert_workbook.models.hub_is_reachable", lambda timeout_s=2.0: False)
+    monkeypatch.setattr("sbert_workbook.encoding.resolve.hub_is_reachable", lambda timeout_s=2.0: False)
     flags_before = constants.HF_HUB_OFFLINE, hf_datasets.config.HF_HUB_OFFLINE
     assert load_sts("sts12").origin == "hub:mteb/sts12-sts"
     with pytest.raises(DataNotFoundError, match="not in the datasets cache"):

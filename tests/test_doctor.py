@@ -7,10 +7,10 @@ import sys
 
 import pytest
 
-import sbert_workbook.data as data_module
-from sbert_workbook import doctor
-from sbert_workbook.__main__ import main
-from sbert_workbook.predownload import DEFAULT_MODELS, NeedsNetworkError, hub_data_sources, predownload
+import sbert_workbook.data.loaders as data_module
+from sbert_workbook.app import doctor
+from sbert_workbook.app.cli import main
+from sbert_workbook.app.predownload import DEFAULT_MODELS, NeedsNetworkError, hub_data_sources, predownload
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -114,10 +114,10 @@ def test_predownload_fetches_each_model_and_each_hub_data_set_once(monkeypatch):
     import datasets
     import huggingface_hub
 
-    from sbert_workbook.models import HUB_FILE_PATTERNS
+    from sbert_workbook.encoding.resolve import HUB_FILE_PATTERNS
 
     calls = []
-    monkeypatch.setattr("sbert_workbook.predownload.hub_is_reachable", lambda: True)
+    monkeypatch.setattr("sbert_workbook.app.predownload.hub_is_reachable", lambda: True)
     monkeypatch.setattr(huggingface_hub, "snapshot_download", lambda repo, allow_patterns: calls.append(("model", repo, allow_patterns)) or "/x")
     monkeypatch.setattr(datasets, "load_dataset", lambda hub_id, config: calls.append(("data", hub_id, config)))
     fetched = predownload(DEFAULT_MODELS, log=lambda _: None)

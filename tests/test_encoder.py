@@ -5,7 +5,7 @@ import pytest
 import torch
 
 from sbert_workbook import load_sts
-from sbert_workbook.evaluation import evaluate_sts
+from sbert_workbook.evaluation.sts import evaluate_sts
 
 LONG_SENTENCE = " ".join(["the workbook explains why raw embeddings fail"] * 60)
 #: Both backends must give sentence-transformers' vectors and the published figure.

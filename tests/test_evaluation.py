@@ -5,9 +5,10 @@ import numpy as np
 import pytest
 from scipy.stats import pearsonr, spearmanr
 
-from sbert_workbook.data import StsData
-from sbert_workbook.evaluation import (aggregate, correlations, cosine_similarity, evaluate_sts, evaluate_sts_data,
-                                       negative_euclidean, negative_manhattan, table_caption)
+from sbert_workbook.data.loaders import StsData
+from sbert_workbook.evaluation.provenance import table_caption
+from sbert_workbook.evaluation.sts import (aggregate, correlations, cosine_similarity, evaluate_sts, evaluate_sts_data,
+                                           negative_euclidean, negative_manhattan)
 
 
 def _data(scores, subsets=None, s1=None, s2=None):

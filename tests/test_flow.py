@@ -9,8 +9,8 @@ import pytest
 import torch
 from scipy.stats import multivariate_normal
 
-from sbert_workbook.flow import COUPLINGS, PERMUTATIONS, Glow, level_dimensions, standard_normal_log_prob
-from sbert_workbook.flow_training import FlowTrainingError, fit_flow, flow_embed
+from sbert_workbook.calibration.flow import COUPLINGS, PERMUTATIONS, Glow, level_dimensions, standard_normal_log_prob
+from sbert_workbook.calibration.flow_fit import FlowTrainingError, fit_flow, flow_embed
 
 ARCHITECTURES = list(itertools.product(COUPLINGS, PERMUTATIONS))
 

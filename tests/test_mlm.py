@@ -8,11 +8,11 @@ import pandas as pd
 import pytest
 import torch
 
-from sbert_workbook.mlm import (
+from sbert_workbook.mlm.tiny import (
     FIRST_WORD_ID, IGNORE_LABEL, MASK_ID, TinyMlm, fit_correlations, logit_fit, mask_tokens, mean_pairwise_cosine,
 )
-from sbert_workbook.mlm_head import MissingMlmHeadError, load_mlm_head, top_k_table, top_predictions
-from sbert_workbook.toy_corpus import toy_language
+from sbert_workbook.mlm.head import MissingMlmHeadError, load_mlm_head, top_k_table, top_predictions
+from sbert_workbook.mlm.toy_language import toy_language
 
 
 @pytest.fixture(scope="module")
@@ -184,8 +184,8 @@ def test_a_checkpoint_without_a_head_is_refused(tmp_path, tokenizer_folder):
 
 
 def test_figures_plot_the_tables(tiny):
-    from sbert_workbook import mlm_plots
-    from sbert_workbook.mlm import context_similarity
+    from sbert_workbook.mlm import plots as mlm_plots
+    from sbert_workbook.mlm.tiny import context_similarity
 
     history = pd.DataFrame({"step": [0, 10], "loss": [np.nan, 2.0], "kl_to_truth": [1.5, 0.5],
                             "context_mean_cosine": [0.7, 0.2], "sentence_mean_cosine": [0.9, 0.6],
@@ -213,7 +213,7 @@ def test_figures_plot_the_tables(tiny):
 
 
 def test_context_similarity_matches_a_direct_computation(tiny, language):
-    from sbert_workbook.mlm import context_similarity
+    from sbert_workbook.mlm.tiny import context_similarity
 
     pairs = context_similarity(tiny, n_contexts=3, seed=4)
     words = [language.encode(pairs["context_a"].iloc[0]), language.encode(pairs["context_b"].iloc[0])]  # contexts 0 and 1

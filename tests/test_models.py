@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from sbert_workbook import models
-from sbert_workbook.models import ModelNotFoundError, resolve_model
+from sbert_workbook.encoding import resolve as models
+from sbert_workbook.encoding.resolve import ModelNotFoundError, resolve_model
 
 
 @pytest.fixture

@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from sbert_workbook.provenance import PROVENANCE_FIELDS
-from sbert_workbook.runbook import list_notebooks, run_notebook
+from sbert_workbook.evaluation.provenance import PROVENANCE_FIELDS
+from sbert_workbook.app.runbook import list_notebooks, run_notebook
 
 NOTEBOOKS = list_notebooks()
 

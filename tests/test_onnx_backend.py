@@ -11,8 +11,8 @@ import pytest
 import torch
 
 from sbert_workbook import load_sts
-from sbert_workbook.encoder import Encoder
-from sbert_workbook.onnx_backend import checked_backend
+from sbert_workbook.encoding.encoder import Encoder
+from sbert_workbook.encoding.onnx_backend import checked_backend
 
 
 @pytest.fixture(scope="module")

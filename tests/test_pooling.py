@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 import torch
 
-from sbert_workbook.pooling import LAYER_COMBINATIONS, cls_pooling, max_pooling, mean_pooling, pool
+from sbert_workbook.encoding.pooling import LAYER_COMBINATIONS, cls_pooling, max_pooling, mean_pooling, pool
 
 
 def _batch(seed: int = 0):

@@ -10,8 +10,8 @@ import pandas as pd
 import pytest
 
 import sbert_workbook as sbw
-from sbert_workbook.models import resolve_model
-from sbert_workbook.provenance import PROVENANCE_FIELDS, dataframe_html, describe_model, show_provenance_captions, \
+from sbert_workbook.encoding.resolve import resolve_model
+from sbert_workbook.evaluation.provenance import PROVENANCE_FIELDS, dataframe_html, describe_model, show_provenance_captions, \
     table_caption, with_provenance
 
 CAPTION = re.compile(r"<caption>(.*?)</caption>", re.S)
@@ -109,8 +109,8 @@ def test_provenance_survives_what_the_notebooks_do_to_tables(operation):
     assert operation(table).attrs["provenance"] == table.attrs["provenance"]
 
 
-def test_table_caption_stays_importable_from_its_old_places():
-    assert sbw.table_caption is table_caption and sbw.evaluation.table_caption is table_caption
+def test_table_caption_is_the_one_in_evaluation_provenance():
+    assert sbw.table_caption is table_caption
 
 
 def _has_all_fields(table: pd.DataFrame) -> bool:
@@ -118,14 +118,14 @@ def _has_all_fields(table: pd.DataFrame) -> bool:
 
 
 def test_the_doctor_table_says_that_nothing_was_scored():
-    from sbert_workbook.doctor import Check, DoctorReport
+    from sbert_workbook.app.doctor import Check, DoctorReport
 
     table = DoctorReport([Check("Python", "ok", "3.11")]).table()
     assert _has_all_fields(table) and table.attrs["provenance"]["model"].startswith("none")
 
 
 def test_search_results_name_the_index_model_pooling_and_corpus(encoder):
-    from sbert_workbook.semantic_search import SearchIndex
+    from sbert_workbook.evaluation.search import SearchIndex
 
     found = SearchIndex(encoder, ["A cat sleeps.", "A man plays guitar.", "Stocks fell."], pooling="cls").search("guitar", 2)
     facts = found.attrs["provenance"]
@@ -136,9 +136,9 @@ def test_search_results_name_the_index_model_pooling_and_corpus(encoder):
 def test_tables_beside_published_numbers_keep_our_provenance_and_cite_the_paper():
     import numpy as np
 
-    from sbert_workbook import anisotropy as an
-    from sbert_workbook.ablations import beside_paper
-    from sbert_workbook.baselines import TABLE1_SOURCE, beside_published
+    from sbert_workbook.anisotropy import metrics as an
+    from sbert_workbook.training.ablations import beside_paper
+    from sbert_workbook.evaluation.baselines import TABLE1_SOURCE, beside_published
 
     facts = dict(model="m", pooling="mean", aggregation="all", split="dev")
     buckets = an.frequency_bucket_table(np.random.default_rng(0).normal(size=(6000, 4)), np.arange(6000), k_values=(3,),
@@ -154,7 +154,7 @@ def test_tables_beside_published_numbers_keep_our_provenance_and_cite_the_paper(
 
 
 def test_before_after_table_names_the_model_of_every_row():
-    from sbert_workbook.training_plots import before_after_table
+    from sbert_workbook.training.plots import before_after_table
 
     def evaluated(model):
         table = pd.DataFrame({"pairs": [10], "spearman": [50.0]}, index=pd.Index(["stsb"], name="dataset"))
@@ -167,14 +167,14 @@ def test_before_after_table_names_the_model_of_every_row():
 
 
 def test_embedding_bank_tables_name_the_model_with_its_revision(encoder):
-    from sbert_workbook.flow_training import EmbeddingBank
+    from sbert_workbook.calibration.flow_fit import EmbeddingBank
 
     bank = EmbeddingBank.encode(encoder, ["A cat sleeps.", "Stocks fell."], ["mean"], progress=False)
     assert bank.description.startswith(describe_model(encoder))
 
 
 def test_a_derived_table_inherits_its_source_provenance_with_facts_added_or_replaced():
-    from sbert_workbook.provenance import inherit_provenance
+    from sbert_workbook.evaluation.provenance import inherit_provenance
 
     source = sbw.with_provenance(pd.DataFrame({"spearman": [80.0]}), model="m", pooling="mean", aggregation="all",
                                  split="test")

@@ -79,8 +79,8 @@ def test_a_fresh_process_gives_the_same_evaluation_table(first_table):
 
 
 def tiny_training_run(examples, output_dir: Path, seed: int):
-    from sbert_workbook.siamese import SiameseModel
-    from sbert_workbook.training import TrainingConfig, fit
+    from sbert_workbook.training.siamese import SiameseModel
+    from sbert_workbook.training.fitting import TrainingConfig, fit
 
     model = SiameseModel.from_scratch(device="cpu", seed=seed, hidden_size=32, num_hidden_layers=1,
                                       num_attention_heads=2, intermediate_size=64)
@@ -91,7 +91,7 @@ def tiny_training_run(examples, output_dir: Path, seed: int):
 
 
 def test_a_short_training_run_gives_the_same_weights_and_losses_twice(shared_data, tmp_path):
-    from sbert_workbook.nli_batches import nli_pairs
+    from sbert_workbook.training.examples import nli_pairs
 
     examples = nli_pairs(sbw.load_nli("snli", data_dir=shared_data, limit=32))
     weights_a, losses_a = tiny_training_run(examples, tmp_path / "a", seed=0)

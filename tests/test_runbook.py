@@ -4,7 +4,7 @@ from __future__ import annotations
 import nbformat
 import plotly.graph_objects as go
 
-from sbert_workbook.runbook import PLOTLY_MIME, run_notebook, with_plotly_as_html
+from sbert_workbook.app.runbook import PLOTLY_MIME, run_notebook, with_plotly_as_html
 
 
 def _figure_output(y):

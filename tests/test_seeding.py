@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import torch
 
-from sbert_workbook.calibration import FlowCalibrator
-from sbert_workbook.siamese import SiameseModel
+from sbert_workbook.calibration.calibrators import FlowCalibrator
+from sbert_workbook.training.siamese import SiameseModel
 
 TINY = {"hidden_size": 32, "num_hidden_layers": 1, "num_attention_heads": 2, "intermediate_size": 64}
 

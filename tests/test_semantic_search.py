@@ -7,7 +7,7 @@ import pytest
 import torch
 from sentence_transformers import util
 
-from sbert_workbook.semantic_search import (
+from sbert_workbook.evaluation.search import (
     SearchIndex, pair_loop_scores, search_corpus, time_bi_vs_pair_loop, timing_table, top_k,
 )
 

@@ -5,8 +5,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from sbert_workbook.data import StsData
-from sbert_workbook.sts_plots import pair_cosine_bars, pooling_bars, predicted_vs_gold, worst_ranked_pairs
+from sbert_workbook.data.loaders import StsData
+from sbert_workbook.evaluation.plots import pair_cosine_bars, pooling_bars, predicted_vs_gold, worst_ranked_pairs
 
 
 def _data() -> StsData:

@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from sbert_workbook.toy_corpus import HIDDEN, MarkovLanguage, toy_language
+from sbert_workbook.mlm.toy_language import HIDDEN, MarkovLanguage, toy_language
 
 # Two words a, b with T = [[0.9, 0.1], [0.5, 0.5]]: the tiny case worked out by hand below.
 TINY = MarkovLanguage(("a", "b"), ("X", "X"), np.array([[0.9, 0.1], [0.5, 0.5]]))

@@ -5,11 +5,11 @@ import pytest
 import torch
 
 import sbert_workbook as sbw
-from sbert_workbook import training
-from sbert_workbook.evaluation import evaluate_sts_data
-from sbert_workbook.nli_batches import nli_pairs
-from sbert_workbook.siamese import SiameseModel
-from sbert_workbook.training import TrainingConfig, batch_plan, fit, load_best, mixed_precision_for
+from sbert_workbook.training import fitting as training
+from sbert_workbook.evaluation.sts import evaluate_sts_data
+from sbert_workbook.training.examples import nli_pairs
+from sbert_workbook.training.siamese import SiameseModel
+from sbert_workbook.training.fitting import TrainingConfig, batch_plan, fit, load_best, mixed_precision_for
 
 TINY = {"hidden_size": 32, "num_hidden_layers": 2, "num_attention_heads": 2, "intermediate_size": 64}
 
@@ -121,7 +121,7 @@ def test_best_checkpoint_holds_the_best_dev_score(examples, tmp_path, shared_dat
 
 
 def test_ranking_batches_have_no_repeated_sentences(shared_data):
-    from sbert_workbook.nli_batches import duplicates_in_batch, nli_positive_pairs
+    from sbert_workbook.training.examples import duplicates_in_batch, nli_positive_pairs
 
     pairs = nli_positive_pairs(sbw.load_nli("snli", data_dir=shared_data, limit=300))
     plan = batch_plan(pairs, "mnrl", TrainingConfig(batch_size=16))
@@ -153,9 +153,9 @@ def test_checkpoints_can_be_switched_off(examples, tmp_path):
 KILLED_RUN = """
 import os, signal, sys
 import sbert_workbook as sbw
-from sbert_workbook.nli_batches import nli_pairs
-from sbert_workbook.siamese import SiameseModel
-from sbert_workbook.training import TrainingConfig, fit
+from sbert_workbook.training.examples import nli_pairs
+from sbert_workbook.training.siamese import SiameseModel
+from sbert_workbook.training.fitting import TrainingConfig, fit
 
 def kill_after_step_5(event, history):
     if event["step"] == 5:
@@ -187,7 +187,7 @@ def test_a_killed_process_resumes_to_the_same_weights(examples, tmp_path, shared
 
 # ----------------------------------------------------------------------------- figures and tables of notebook 04
 def test_training_figure_shows_loss_and_dev_curves():
-    from sbert_workbook.training_plots import training_figure
+    from sbert_workbook.training.plots import training_figure
 
     history = {"step": [1, 2, 3], "loss": [1.0, 0.8, 0.7], "lr": [0, 0, 0], "eval_step": [3], "dev_spearman": [42.0]}
     figure = training_figure(history)
@@ -198,7 +198,7 @@ def test_training_figure_shows_loss_and_dev_curves():
 def test_extrapolation_is_linear_for_the_bi_encoder_and_quadratic_for_the_cross_encoder():
     import pandas as pd
 
-    from sbert_workbook.pair_costs import extrapolate, readable_seconds
+    from sbert_workbook.evaluation.pair_costs import extrapolate, readable_seconds
 
     table = pd.DataFrame({"n": [10], "pairs": [45], "bi_encoder_s": [0.5], "cross_encoder_s": [9.0]}).set_index("n")
     at_10k = extrapolate(table, 10_000)
@@ -210,7 +210,7 @@ def test_extrapolation_is_linear_for_the_bi_encoder_and_quadratic_for_the_cross_
 def test_ablation_tables_put_the_papers_numbers_beside_ours():
     import pandas as pd
 
-    from sbert_workbook.ablations import beside_paper
+    from sbert_workbook.training.ablations import beside_paper
 
     rows = [("mean", "(u, v, |u-v|)", 50.0), ("cls", "(u, v, |u-v|)", 40.0), ("mean", "(u, v)", 30.0)]
     table = pd.DataFrame([{"pooling": p, "concatenation": c, "steps": 5, "dev_spearman": s} for p, c, s in rows])
@@ -223,7 +223,7 @@ def test_ablation_tables_put_the_papers_numbers_beside_ours():
 def test_before_after_table_keeps_one_row_per_model_in_order():
     import pandas as pd
 
-    from sbert_workbook.training_plots import before_after_table
+    from sbert_workbook.training.plots import before_after_table
 
     def table(value):
         t = pd.DataFrame({"pairs": [10, 10], "spearman": [value, value + 1]}, index=pd.Index(["stsb", "avg"], name="dataset"))

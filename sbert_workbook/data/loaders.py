@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .datasets import NLI_LABELS, SCORE_RANGES, DataSource, source
+from sbert_workbook.data.registry import NLI_LABELS, SCORE_RANGES, DataSource, source
 
 DATA_ENV_VAR = "SBERT_WORKBOOK_DATA"
 
@@ -59,7 +59,7 @@ class StsData:
 
 @dataclass
 class NliData:
-    """Premise/hypothesis pairs with labels from :data:`~sbert_workbook.datasets.NLI_LABELS`."""
+    """Premise/hypothesis pairs with labels from :data:`~sbert_workbook.data.registry.NLI_LABELS`."""
 
     name: str
     split: str
@@ -79,7 +79,7 @@ class NliData:
 # ----------------------------------------------------------------------------- finding data
 def repo_root() -> Path | None:
     """The workbook checkout this package runs from (or the cwd is inside), if any."""
-    here = Path(__file__).resolve().parents[1]
+    here = Path(__file__).resolve().parents[2]
     for candidate in (here, Path.cwd(), *Path.cwd().parents):
         if (candidate / "pyproject.toml").is_file() and (candidate / "sbert_workbook").is_dir():
             return candidate
@@ -373,7 +373,7 @@ def _load_nli_from_hub(entry: DataSource, split: str, data_dir) -> NliData:
 def _hub_rows(entry: DataSource, split: str, data_dir):
     """Rows of a hub data set: downloaded when the hub answers, else from the ``datasets`` cache
     (filled by ``python -m sbert_workbook predownload``) without touching the network."""
-    from .models import hub_is_reachable
+    from sbert_workbook.encoding.resolve import hub_is_reachable
 
     if entry.hub_id is None:
         raise DataNotFoundError(_not_found_message(entry, data_dir))

@@ -14,12 +14,12 @@ from collections.abc import Sequence
 import torch
 from tqdm.auto import tqdm
 
-from .devices import half_precision_dtype, pick_device
-from .models import ResolvedModel, resolve_model
-from .onnx_backend import OnnxLastHiddenState, checked_backend
-from .pooling import TOKEN_POOLING_FUNCTIONS, pool
-from .settings import torch_threads
-from .text_input import checked_sentences
+from sbert_workbook.devices import half_precision_dtype, pick_device
+from sbert_workbook.encoding.resolve import ResolvedModel, resolve_model
+from sbert_workbook.encoding.onnx_backend import OnnxLastHiddenState, checked_backend
+from sbert_workbook.encoding.pooling import TOKEN_POOLING_FUNCTIONS, pool
+from sbert_workbook.settings import torch_threads
+from sbert_workbook.encoding.text_input import checked_sentences
 
 PROGRESS_BAR_MIN_SENTENCES = 2000
 
@@ -176,7 +176,7 @@ class Encoder:
 
 def load_encoder(name: str = "auto", device: str | torch.device | None = None, max_length: int | None = None,
                  backend: str = "torch") -> Encoder:
-    """Load a model by name (see :func:`~sbert_workbook.models.resolve_model`) as an :class:`Encoder`.
+    """Load a model by name (see :func:`~sbert_workbook.encoding.resolve.resolve_model`) as an :class:`Encoder`.
 
     Prints which model was picked and why. ``max_length`` defaults to the model's
     sentence-transformers setting when it has one, else its position limit (at most 512).

@@ -20,7 +20,7 @@ def training_figure(history: dict, title: str = "Training") -> go.Figure:
 
 
 class LiveTrainingPlot:
-    """A ``callback`` for :func:`~sbert_workbook.training.fit` that redraws :func:`training_figure` as training runs.
+    """A ``callback`` for :func:`~sbert_workbook.training.fitting.fit` that redraws :func:`training_figure` as training runs.
 
     It redraws every ``every`` steps and after each dev evaluation, inside an ``ipywidgets.Output``
     (the workbook's widget pattern), so it also works in Colab and Voila.
@@ -49,7 +49,7 @@ def before_after_table(tables: dict) -> "pd.DataFrame":
     """One row per model (in the order given) of Spearman × 100 per data set, from :func:`~sbert_workbook.evaluate_sts` tables."""
     import pandas as pd
 
-    from .provenance import inherit_provenance
+    from sbert_workbook.evaluation.provenance import inherit_provenance
 
     rows = {label: table["spearman"] for label, table in tables.items()}
     combined = pd.DataFrame(rows).T

@@ -12,9 +12,9 @@ import pandas as pd
 import torch
 from scipy.stats import pearsonr, spearmanr
 
-from .data import StsData, load_sts
-from .datasets import SEVEN_STS_SETS
-from .provenance import describe_model, table_caption  # noqa: F401  (table_caption: kept importable from here)
+from sbert_workbook.data.loaders import StsData, load_sts
+from sbert_workbook.data.registry import SEVEN_STS_SETS
+from sbert_workbook.evaluation.provenance import describe_model
 
 AGGREGATIONS = ("all", "wmean")
 AGGREGATION_MEANING = {

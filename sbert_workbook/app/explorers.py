@@ -1,6 +1,6 @@
 """The two interactive explorers of the classroom app (``classroom/*.ipynb``).
 
-Both are built on :func:`sbert_workbook.widgets.interactive_figure`: controls above a plain
+Both are built on :func:`sbert_workbook.app.widgets.interactive_figure`: controls above a plain
 plotly figure that is redrawn when a control moves. The figure builders are plain functions
 of arrays, so tests can check their numbers; the explorers only wire them to an encoder.
 
@@ -21,8 +21,8 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from .anisotropy import mean_cosine
-from .widgets import interactive_figure
+from sbert_workbook.anisotropy.metrics import mean_cosine
+from sbert_workbook.app.widgets import interactive_figure
 
 OWN_PAIR = "(type your own sentences)"
 
@@ -50,9 +50,9 @@ def uncentred_2d(vectors: np.ndarray) -> np.ndarray:
 
     Unlike PCA this keeps the origin, so a narrow cone of directions shows up as a cloud
     far to one side of (0, 0); after centring the cloud surrounds the origin. (The
-    projection is :func:`sbert_workbook.anisotropy.project`'s ``"svd"``, from ``02_anisotropy.ipynb``.)
+    projection is :func:`sbert_workbook.anisotropy.metrics.project`'s ``"svd"``, from ``02_anisotropy.ipynb``.)
     """
-    from .anisotropy import project
+    from sbert_workbook.anisotropy.metrics import project
 
     return project(unit_rows(vectors), "svd", n_components=2)
 
@@ -68,7 +68,7 @@ def token_vectors(encoder, sentence: str) -> tuple[list[str], np.ndarray]:
 
 def layer_sentence_vectors(encoder, sentences: Sequence[str], batch_size: int = 32) -> np.ndarray:
     """Mean-pooled sentence vectors at every hidden state: shape (layers, n, dim)."""
-    from .pooling import mean_pooling
+    from sbert_workbook.encoding.pooling import mean_pooling
 
     per_batch = []
     for start in range(0, len(sentences), batch_size):
@@ -145,7 +145,7 @@ def _unique(tokens: list[str]) -> list[str]:
 
 # ----------------------------------------------------------------------------- explorers
 def pair_explorer(encoder, pairs=None, first: tuple[str, str] = ("A man is playing a guitar.", "A person plays the guitar.")) -> widgets.VBox:
-    """Two sentence boxes, a layer slider and (with ``pairs``, an :class:`~sbert_workbook.data.StsData`) a pair picker.
+    """Two sentence boxes, a layer slider and (with ``pairs``, an :class:`~sbert_workbook.data.loaders.StsData`) a pair picker.
 
     Picking a pair fills the boxes; the figure is :func:`pair_figure`, with the gold score
     shown while the boxes hold a picked pair. Token vectors are cached per sentence.
@@ -219,8 +219,8 @@ def classroom_command(port: int = 8866, ip: str = "127.0.0.1", token: str = "", 
     Used by ``python -m sbert_workbook classroom`` (``./workbook classroom``). Voilà shows
     only the explorers' outputs, never the code; each visitor gets their own kernel.
     """
-    from .data import repo_root
-    from .settings import QUICK_ENV_VAR
+    from sbert_workbook.data.loaders import repo_root
+    from sbert_workbook.settings import QUICK_ENV_VAR
 
     root = repo_root()
     if root is None or not (root / "classroom").is_dir():
@@ -245,7 +245,7 @@ def _unix_socket_kernel_options() -> list[str]:
         return []
     import tempfile
 
-    from .runbook import unix_socket_kernel_settings
+    from sbert_workbook.app.runbook import unix_socket_kernel_settings
 
     settings = unix_socket_kernel_settings(tempfile.mkdtemp(prefix="sbw-kernels-"))
     return [f"--KernelManager.{name}={value}" for name, value in settings.items()]

@@ -13,12 +13,12 @@ import numpy as np
 import pandas as pd
 import torch
 
-from .data import StsData
-from .datasets import SEVEN_STS_SETS
-from .evaluation import cosine_similarity, evaluate_sts
-from .pooling import POOLINGS, pool
-from .provenance import inherit_provenance
-from .text_input import checked_sentences
+from sbert_workbook.data.loaders import StsData
+from sbert_workbook.data.registry import SEVEN_STS_SETS
+from sbert_workbook.evaluation.sts import cosine_similarity, evaluate_sts
+from sbert_workbook.encoding.pooling import POOLINGS, pool
+from sbert_workbook.evaluation.provenance import inherit_provenance
+from sbert_workbook.encoding.text_input import checked_sentences
 
 TABLE1_SOURCE = (
     "Reimers & Gurevych (2019), Sentence-BERT: Sentence Embeddings using Siamese BERT-Networks, EMNLP-IJCNLP, "
@@ -63,7 +63,7 @@ def published_table1(rows: Sequence[str] | None = None) -> pd.DataFrame:
 
 
 class MultiPoolingEncoder:
-    """An :class:`~sbert_workbook.encoder.Encoder` seen through every pooling at once.
+    """An :class:`~sbert_workbook.encoding.encoder.Encoder` seen through every pooling at once.
 
     ``encode(sentences, pooling)`` runs the model once per new sentence, pools its hidden
     states in all ``poolings`` and caches them, so asking for the next pooling is free.

@@ -2,7 +2,7 @@
 
 Introduced in ``04_siamese_finetuning.ipynb``. Both sentences of a pair go through the
 *same* weights ("Siamese"); their pooled vectors u and v are what the objectives in
-:mod:`sbert_workbook.losses` see.
+:mod:`sbert_workbook.training.losses` see.
 """
 from __future__ import annotations
 
@@ -11,11 +11,11 @@ from pathlib import Path
 import torch
 from torch import nn
 
-from .devices import pick_device
-from .encoder import Encoder
-from .losses import SBERT_PAIR_FEATURES, ClassifierHead
-from .models import ResolvedModel, resolve_model
-from .pooling import TOKEN_POOLING_FUNCTIONS
+from sbert_workbook.devices import pick_device
+from sbert_workbook.encoding.encoder import Encoder
+from sbert_workbook.training.losses import SBERT_PAIR_FEATURES, ClassifierHead
+from sbert_workbook.encoding.resolve import ResolvedModel, resolve_model
+from sbert_workbook.encoding.pooling import TOKEN_POOLING_FUNCTIONS
 
 #: A small BERT for "training from scratch" on a CPU: 4 layers of width 256 (about 11 M parameters
 #: with the 30,522-token vocabulary, most of them in the word embeddings).
@@ -67,7 +67,7 @@ class SiameseModel(nn.Module):
         return list(torch.split(embeddings, sizes))
 
     def encoder(self) -> Encoder:
-        """The workbook's :class:`~sbert_workbook.encoder.Encoder` over these weights (eval mode), for evaluate_sts."""
+        """The workbook's :class:`~sbert_workbook.encoding.encoder.Encoder` over these weights (eval mode), for evaluate_sts."""
         return Encoder(self.transformer, self.tokenizer, self.resolved, self.device, self.max_length)
 
     def save(self, folder: str | Path) -> Path:

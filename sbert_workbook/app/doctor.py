@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from .datasets import REGISTRY
-from .provenance import with_provenance
+from sbert_workbook.data.registry import REGISTRY
+from sbert_workbook.evaluation.provenance import with_provenance
 
 MIN_PYTHON = (3, 10)
 LOW_DISK_GB = 2.0
@@ -83,7 +83,7 @@ def check_torch() -> Check:
 
 def check_onnx_backend() -> Check:
     """Whether ``load_encoder(..., backend="onnx")`` (faster CPU encoding, same vectors) can run."""
-    from .onnx_backend import import_onnxruntime
+    from sbert_workbook.encoding.onnx_backend import import_onnxruntime
 
     try:
         onnxruntime = import_onnxruntime()
@@ -96,7 +96,7 @@ def check_onnx_backend() -> Check:
 
 def check_device(requested: str | None = None) -> Check:
     """Which device and precision the notebooks will use; a GPU that torch cannot see is flagged."""
-    from .devices import pick_device, precision_name
+    from sbert_workbook.devices import pick_device, precision_name
 
     try:
         device = pick_device(requested)
@@ -131,7 +131,7 @@ def check_widgets() -> Check:
 
 def check_model(name: str = "auto") -> Check:
     """Which folder ``name`` resolves to, and why; the error's advice when it resolves to nothing."""
-    from .models import AUTO_PREFERRED_MODEL, ModelNotFoundError, resolve_model
+    from sbert_workbook.encoding.resolve import AUTO_PREFERRED_MODEL, ModelNotFoundError, resolve_model
 
     try:
         resolved = resolve_model(name)
@@ -148,8 +148,8 @@ def check_model(name: str = "auto") -> Check:
 
 def check_data(name: str, data_dir=None) -> Check:
     """Where registry data set ``name`` was found locally, or whether the hub can supply it."""
-    from .data import DATA_ENV_VAR, find_local, hub_copy_is_cached
-    from .models import hub_is_reachable
+    from sbert_workbook.data.loaders import DATA_ENV_VAR, find_local, hub_copy_is_cached
+    from sbert_workbook.encoding.resolve import hub_is_reachable
 
     entry = REGISTRY[name]
     path = find_local(name, data_dir)

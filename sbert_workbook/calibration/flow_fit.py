@@ -3,7 +3,7 @@
 BERT-flow keeps BERT frozen and fits only the flow, unsupervised, for one epoch with Adam
 (lr 1e-3): on the evaluation sentences themselves, without their labels ("target"), or on
 NLI sentences ("NLI"). The loss is the negative log-likelihood −mean log p(u) of
-:meth:`~sbert_workbook.flow.Glow.log_prob`; we report its negative per dimension (nats/dim).
+:meth:`~sbert_workbook.calibration.flow.Glow.log_prob`; we report its negative per dimension (nats/dim).
 """
 from __future__ import annotations
 
@@ -14,11 +14,11 @@ from dataclasses import dataclass, field
 import torch
 from tqdm.auto import tqdm
 
-from .data import load_nli, load_sts
-from .flow import Glow
-from .pooling import pool
-from .provenance import describe_model
-from .settings import torch_threads
+from sbert_workbook.data.loaders import load_nli, load_sts
+from sbert_workbook.calibration.flow import Glow
+from sbert_workbook.encoding.pooling import pool
+from sbert_workbook.evaluation.provenance import describe_model
+from sbert_workbook.settings import torch_threads
 
 TRAINING_SOURCES = ("target", "nli")
 #: Splits whose sentences (labels unused) make up "target" training data, per data set.

@@ -10,8 +10,8 @@ from collections.abc import Callable
 import pandas as pd
 import plotly.graph_objects as go
 
-from .provenance import inherit_provenance
-from .training import TrainingConfig, fit
+from sbert_workbook.evaluation.provenance import inherit_provenance
+from sbert_workbook.training.fitting import TrainingConfig, fit
 
 #: SBERT (Reimers & Gurevych, 2019), Table 6: NLI training, STS-B dev, Spearman × 100.
 PAPER_POOLING = {"mean": 80.78, "max": 79.07, "cls": 79.80}

@@ -15,9 +15,9 @@ import pandas as pd
 import plotly.graph_objects as go
 import torch
 
-from .data import load_nli, load_sts
-from .provenance import describe_model, with_provenance
-from .text_input import checked_sentences
+from sbert_workbook.data.loaders import load_nli, load_sts
+from sbert_workbook.evaluation.provenance import describe_model, with_provenance
+from sbert_workbook.encoding.text_input import checked_sentences
 
 
 def search_corpus(size: int, sts: Sequence[str] = ("stsb",), nli: Sequence[str] = ("snli",), data_dir=None) -> list[str]:

@@ -10,8 +10,8 @@ import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from .datasets import REGISTRY, DataSource
-from .models import HUB_FILE_PATTERNS, hub_is_reachable
+from sbert_workbook.data.registry import REGISTRY, DataSource
+from sbert_workbook.encoding.resolve import HUB_FILE_PATTERNS, hub_is_reachable
 
 #: Models the notebooks use: raw BERT, the SBERT paper's NLI model, and the small trained model.
 DEFAULT_MODELS = ("bert-base-uncased", "sentence-transformers/bert-base-nli-mean-tokens", "sentence-transformers/all-MiniLM-L6-v2")

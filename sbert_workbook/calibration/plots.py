@@ -7,7 +7,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from .evaluation import _as_array
+from sbert_workbook.evaluation.sts import _as_array
 
 
 def similarity_histograms(similarities: Mapping[str, Sequence[float]], title: str = "Cosine similarity of STS pairs",
@@ -98,7 +98,7 @@ def calibration_heatmap(table, title: str) -> go.Figure:
 
 
 class LiveCurve:
-    """An ``on_step`` hook for :func:`~sbert_workbook.flow_training.fit_flow` that redraws the curve every ``every`` steps."""
+    """An ``on_step`` hook for :func:`~sbert_workbook.calibration.flow_fit.fit_flow` that redraws the curve every ``every`` steps."""
 
     def __init__(self, every: int = 25, name: str = "flow"):
         import ipywidgets as widgets

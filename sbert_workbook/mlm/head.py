@@ -14,8 +14,8 @@ import numpy as np
 import pandas as pd
 import torch
 
-from .devices import pick_device
-from .models import ResolvedModel, resolve_model
+from sbert_workbook.devices import pick_device
+from sbert_workbook.encoding.resolve import ResolvedModel, resolve_model
 
 
 class MissingMlmHeadError(RuntimeError):

@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 import torch
 
-from .provenance import inherit_provenance
+from sbert_workbook.evaluation.provenance import inherit_provenance
 
 #: BERT-flow's frequency-rank buckets [0,100), [100,500), [500,5K), [5K, end).
 BERT_FLOW_BUCKETS: tuple[tuple[int, int | None], ...] = ((0, 100), (100, 500), (500, 5000), (5000, None))

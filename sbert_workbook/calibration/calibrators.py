@@ -20,8 +20,8 @@ import numpy as np
 import pandas as pd
 import torch
 
-from .evaluation import AGGREGATION_MEANING, aggregate, cosine_similarity, correlations
-from .settings import torch_threads
+from sbert_workbook.evaluation.sts import AGGREGATION_MEANING, aggregate, cosine_similarity, correlations
+from sbert_workbook.settings import torch_threads
 
 #: Published BERT-base rows on the STS-B test set (Spearman × 100): Li et al. (2020), Tables 1 and 5, and
 #: Su et al. (2021) for whitening. "first_last_avg" is what the BERT-flow code calls "last2avg".
@@ -159,7 +159,7 @@ class Whitening(Calibrator):
 
 
 class FlowCalibrator(Calibrator):
-    """BERT-flow: fit a :class:`~sbert_workbook.flow.Glow` by maximum likelihood, map u ↦ z = f(u)."""
+    """BERT-flow: fit a :class:`~sbert_workbook.calibration.flow.Glow` by maximum likelihood, map u ↦ z = f(u)."""
 
     name = "flow"
 
@@ -174,20 +174,20 @@ class FlowCalibrator(Calibrator):
         self.flow_, self.fit_ = None, None
 
     def _build(self, dim: int):
-        from .flow import Glow
+        from sbert_workbook.calibration.flow import Glow
 
         with torch.random.fork_rng(devices=[]):  # seeded flow, the caller's random stream untouched
             torch.manual_seed(self.architecture["seed"])
             self.flow_ = Glow(dim, **self.architecture)
 
     def _fit(self, u):
-        from .flow_training import fit_flow
+        from sbert_workbook.calibration.flow_fit import fit_flow
 
         self._build(u.shape[1])
         self.fit_ = fit_flow(self.flow_, u.float(), on_step=self.on_step, progress=self.progress, **self.training)
 
     def _transform(self, u):
-        from .flow_training import flow_embed
+        from sbert_workbook.calibration.flow_fit import flow_embed
 
         return flow_embed(self.flow_, u.float())
 

@@ -17,13 +17,13 @@ from pathlib import Path
 import torch
 from tqdm.auto import tqdm
 
-from .checkpoints import load_checkpoint, load_weights, random_state, restore_random_state, save_checkpoint, save_weights
-from .data import StsData
-from .devices import half_precision_dtype, pick_device
-from .evaluation import evaluate_sts_data
-from .losses import objective_loss
-from .nli_batches import Examples, no_duplicate_batches, shuffled_batches
-from .settings import set_seed
+from sbert_workbook.training.checkpoints import load_checkpoint, load_weights, random_state, restore_random_state, save_checkpoint, save_weights
+from sbert_workbook.data.loaders import StsData
+from sbert_workbook.devices import half_precision_dtype, pick_device
+from sbert_workbook.evaluation.sts import evaluate_sts_data
+from sbert_workbook.training.losses import objective_loss
+from sbert_workbook.training.examples import Examples, no_duplicate_batches, shuffled_batches
+from sbert_workbook.settings import set_seed
 
 
 @dataclass
@@ -70,7 +70,7 @@ class TrainingResult:
 
 def fit(model, examples: Examples, objective: str, config: TrainingConfig | None = None, dev: StsData | None = None,
         output_dir: str | Path | None = None, callback: Callable[[dict, dict], None] | None = None) -> TrainingResult:
-    """Train ``model`` (a :class:`~sbert_workbook.siamese.SiameseModel`) on ``examples`` with ``objective``.
+    """Train ``model`` (a :class:`~sbert_workbook.training.siamese.SiameseModel`) on ``examples`` with ``objective``.
 
     ``objective``: ``softmax`` (NLI labels; call ``model.add_classifier()`` first), ``regression``
     (scores in [0, 1]), ``triplet`` or ``mnrl``. With ``dev`` (STS-B dev), Spearman is measured

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from .data import NliData, StsData
-from .losses import scale_scores
+from sbert_workbook.data.loaders import NliData, StsData
+from sbert_workbook.training.losses import scale_scores
 
 
 @dataclass

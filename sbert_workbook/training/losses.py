@@ -1,7 +1,7 @@
 """Training objectives of Sentence-BERT, each written on embeddings (``04_siamese_finetuning.ipynb``).
 
 The "embed, then loss" split: a model turns every sentence column into vectors first
-(:meth:`~sbert_workbook.siamese.SiameseModel.embed_columns`); the functions here only see
+(:meth:`~sbert_workbook.training.siamese.SiameseModel.embed_columns`); the functions here only see
 those vectors, so each can be checked by hand on tiny tensors and against
 sentence-transformers' loss classes on the very same embeddings.
 """
@@ -74,7 +74,7 @@ def multiple_negatives_ranking_loss(
 
     Every other positive in the batch (and every hard negative) is a negative for anchor i,
     so a sentence appearing twice in one batch would be a "negative" of itself: build batches
-    with :func:`~sbert_workbook.nli_batches.no_duplicate_batches`.
+    with :func:`~sbert_workbook.training.examples.no_duplicate_batches`.
     """
     candidates = positives if negatives is None else torch.cat([positives, negatives])
     scores = scale * cosine_matrix(anchors, candidates)

@@ -11,8 +11,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from .data import repo_root
-from .settings import QUICK_ENV_VAR
+from sbert_workbook.data.loaders import repo_root
+from sbert_workbook.settings import QUICK_ENV_VAR
 
 
 PLOTLY_MIME = "application/vnd.plotly.v1+json"

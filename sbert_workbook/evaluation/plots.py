@@ -13,7 +13,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from scipy.stats import rankdata, spearmanr
 
-from .data import StsData
+from sbert_workbook.data.loaders import StsData
 
 
 def _hover(sentence1: str, sentence2: str, width: int = 70) -> str:
@@ -75,8 +75,8 @@ def worst_ranked_pairs(data: StsData, predicted: Sequence[float], k: int = 10) -
 def pooling_bars(table: pd.DataFrame, title: str = "", columns: Sequence[str] | None = None) -> go.Figure:
     """Grouped bars: one bar group per data set (column), one bar colour per row of ``table``.
 
-    Works for :func:`~sbert_workbook.baselines.baseline_table` and
-    :func:`~sbert_workbook.baselines.beside_published` tables alike (a ``source`` column is
+    Works for :func:`~sbert_workbook.evaluation.baselines.baseline_table` and
+    :func:`~sbert_workbook.evaluation.baselines.beside_published` tables alike (a ``source`` column is
     ignored; quoted rows are drawn hatched).
     """
     columns = [c for c in (columns or table.columns) if c != "source"]

@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from .anisotropy import BERT_FLOW_SOURCE
+from sbert_workbook.anisotropy.metrics import BERT_FLOW_SOURCE
 
 PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f")
 
@@ -106,7 +106,7 @@ def word_map_2d(points: np.ndarray, labels: Sequence[str], tokens: Sequence[str]
 
 
 def bucket_bars(beside: pd.DataFrame, title: str = "Yours beside the published bert-base-uncased numbers") -> go.Figure:
-    """Grouped bars from :func:`~sbert_workbook.anisotropy.reference_beside`: one bar group per bucket."""
+    """Grouped bars from :func:`~sbert_workbook.anisotropy.metrics.reference_beside`: one bar group per bucket."""
     fig = go.Figure()
     for i, (row, values) in enumerate(beside.iterrows()):
         published = "published" in row

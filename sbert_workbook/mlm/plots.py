@@ -1,7 +1,7 @@
 """Figures for ``01_mlm_to_similarity.ipynb``: training curves, logits against PMI, anisotropy, top-k.
 
 Each function returns a plain ``plotly.graph_objects.Figure`` built from the tables of
-:mod:`sbert_workbook.mlm`, so tests can read the plotted numbers back.
+:mod:`sbert_workbook.mlm.tiny`, so tests can read the plotted numbers back.
 """
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from .toy_corpus import WORD_CLASSES
+from sbert_workbook.mlm.toy_language import WORD_CLASSES
 
 
 def training_figure(history: pd.DataFrame, title: str = "") -> go.Figure:

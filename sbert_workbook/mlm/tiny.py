@@ -3,7 +3,7 @@
 Introduced in ``01_mlm_to_similarity.ipynb``. The model is ``transformers``' own
 ``BertForMaskedLM`` with a small ``BertConfig``; the masking follows BERT's 80/10/10 rule;
 the logit of word x in context c is read as h_cᵀw_x + b_x so it can be compared with the
-exact PMI(x, c) + log p(x) of :mod:`sbert_workbook.toy_corpus`.
+exact PMI(x, c) + log p(x) of :mod:`sbert_workbook.mlm.toy_language`.
 """
 from __future__ import annotations
 
@@ -13,10 +13,10 @@ import pandas as pd
 import torch
 from tqdm.auto import tqdm
 
-from .anisotropy import mean_cosine as mean_pairwise_cosine
-from .mlm_head import top_k_table
-from .settings import torch_threads
-from .toy_corpus import HIDDEN, MarkovLanguage
+from sbert_workbook.anisotropy.metrics import mean_cosine as mean_pairwise_cosine
+from sbert_workbook.mlm.head import top_k_table
+from sbert_workbook.settings import torch_threads
+from sbert_workbook.mlm.toy_language import HIDDEN, MarkovLanguage
 
 SPECIAL_TOKENS = ("[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]")
 PAD_ID, UNK_ID, CLS_ID, SEP_ID, MASK_ID = range(len(SPECIAL_TOKENS))

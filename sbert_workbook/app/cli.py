@@ -1,0 +1,126 @@
+"""Command line: ``python -m sbert_workbook {eval,notebooks,...}``."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from sbert_workbook.data.registry import SEVEN_STS_SETS
+from sbert_workbook.encoding.pooling import POOLINGS
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m sbert_workbook", description="sbert-workbook tools")
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    evaluate = commands.add_parser("eval", help="STS evaluation table for a model and pooling")
+    evaluate.add_argument("--model", default="auto", help="'auto', 'embedded', a hub id or a model folder")
+    evaluate.add_argument("--pooling", default="mean", choices=POOLINGS)
+    evaluate.add_argument("--similarity", default="cosine", choices=("cosine", "dot", "euclidean", "manhattan"))
+    evaluate.add_argument("--aggregation", default="all", choices=("all", "wmean"))
+    evaluate.add_argument("--datasets", nargs="+", default=list(SEVEN_STS_SETS), metavar="NAME")
+    evaluate.add_argument("--data-dir", default=None, help="folder holding sts/, sick/ and nli/ (default: see README)")
+    evaluate.add_argument("--limit", type=int, default=None, help="at most this many pairs per data set")
+    evaluate.add_argument("--batch-size", type=int, default=64)
+    evaluate.add_argument("--device", default=None)
+    evaluate.add_argument("--backend", default="torch", choices=("torch", "onnx"),
+                          help="onnx: ONNX Runtime on the CPU, the same vectors, faster (cls/mean/max pooling)")
+    evaluate.add_argument("--json", action="store_true", help="print the table as JSON")
+
+    notebooks = commands.add_parser("notebooks", help="run notebooks headless, save executed copies and HTML to build/")
+    notebooks.add_argument("only", nargs="*", help="run only notebooks whose name contains one of these")
+    notebooks.add_argument("--full", action="store_true", help="full mode instead of quick mode")
+
+    classroom = commands.add_parser("classroom", help="the pair and embedding explorers as a stand-alone Voila web app")
+    classroom.add_argument("--port", type=int, default=8866)
+    classroom.add_argument("--ip", default="127.0.0.1", help="127.0.0.1: this machine only; 0.0.0.0: the whole room")
+    classroom.add_argument("--token", default=None, help="access token in the URL (default: a random one; '' for none)")
+    classroom.add_argument("--model", default="auto", help="'auto', 'embedded', a hub id or a model folder")
+    classroom.add_argument("--quick", action="store_true", help="fewer sentences, for slow machines and tests")
+    classroom.add_argument("--no-browser", action="store_true", help="do not open a browser tab")
+
+    doctor = commands.add_parser("doctor", help="check Python, torch, device, widgets, model and data; print fixes")
+    doctor.add_argument("--model", default="auto", help="'auto', 'embedded', a hub id or a model folder")
+    doctor.add_argument("--data-dir", default=None, help="folder holding sts/, sick/ and nli/")
+    doctor.add_argument("--device", default=None)
+    doctor.add_argument("--json", action="store_true", help="print the checks as JSON")
+
+    predownload = commands.add_parser("predownload", help="fill the Hugging Face caches (online) for offline classrooms")
+    predownload.add_argument("--models", nargs="*", default=None, metavar="MODEL", help="hub ids (default: the workbook's models)")
+    predownload.add_argument("--datasets", nargs="*", default=None, metavar="NAME", help="registry names (default: all)")
+    return parser
+
+
+def run_eval(args) -> int:
+    from sbert_workbook.encoding.encoder import load_encoder
+    from sbert_workbook.evaluation.provenance import table_caption
+    from sbert_workbook.evaluation.sts import evaluate_sts
+
+    encoder = load_encoder(args.model, device=args.device, backend=args.backend)
+    table = evaluate_sts(encoder, args.datasets, args.pooling, args.similarity, args.aggregation, args.data_dir,
+                         args.limit, args.batch_size)
+    if args.json:
+        print(json.dumps({"provenance": table.attrs["provenance"], "rows": table.reset_index().to_dict(orient="records")}, indent=2))
+    else:
+        print(table_caption(table))
+        print(table.round(2).to_string())
+    return 0
+
+
+def run_notebooks(args) -> int:
+    from sbert_workbook.app.runbook import run_all
+
+    run_all(args.only or None, quick=not args.full)
+    return 0
+
+
+def run_classroom(args) -> int:
+    import os
+    import secrets
+
+    from sbert_workbook.app.explorers import classroom_command
+
+    token = secrets.token_urlsafe(12) if args.token is None else args.token
+    argv, env = classroom_command(args.port, args.ip, token, args.model, args.quick, not args.no_browser)
+    host = "localhost" if args.ip in ("127.0.0.1", "localhost") else "<this machine's address>"
+    print(f"Classroom app: http://{host}:{args.port}/" + (f"?token={token}" if token else "") + "  (Ctrl-C stops it)", flush=True)
+    os.execve(argv[0], argv, env)  # Voila replaces this process, so stopping it stops the app
+    return 0
+
+
+def run_doctor(args) -> int:
+    from sbert_workbook.app.doctor import run_checks
+
+    report = run_checks(args.model, args.data_dir, args.device)
+    if args.json:
+        print(report.table().reset_index().to_json(orient="records", indent=2))
+    else:
+        print(report)
+    return 0 if report.ok else 2
+
+
+def run_predownload(args) -> int:
+    from sbert_workbook.app.predownload import DEFAULT_MODELS, NeedsNetworkError, predownload
+
+    try:
+        predownload(DEFAULT_MODELS if args.models is None else args.models, args.datasets)
+    except NeedsNetworkError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 3
+    return 0
+
+
+COMMANDS = {"eval": run_eval, "notebooks": run_notebooks, "classroom": run_classroom, "doctor": run_doctor, "predownload": run_predownload}
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return COMMANDS[args.command](args)
+    except (FileNotFoundError, ValueError, KeyError, RuntimeError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
