@@ -1,1 +1,7 @@
-"""app."""
+"""The workbook as an application: command line, environment checks, headless runs, classroom app.
+
+``cli`` is ``python -m sbert_workbook``; ``doctor`` and ``predownload`` are introduced in
+``00_start_here.ipynb``; ``runbook`` runs notebooks headless; ``explorers`` are the classroom
+explorers (``classroom/*.ipynb``) built on ``widgets.interactive_figure``, the one widget pattern every
+notebook uses. The top layer: it may import every other subpackage, and nothing imports it.
+"""

@@ -1,1 +1,7 @@
-"""encoding."""
+"""Turning sentences into vectors: resolving a model, running it, pooling tokens (``03_pooling_and_sts.ipynb``).
+
+``resolve`` finds a model (local folder, Hugging Face cache or hub, embedded copy; ``00``),
+``encoder`` runs it with token-length batching and out-of-memory back-off, ``pooling`` holds
+CLS / mean / max and the layer averages, ``onnx_backend`` runs the same network in ONNX Runtime,
+``text_input`` checks what the user passed.
+"""

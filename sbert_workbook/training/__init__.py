@@ -1,1 +1,8 @@
-"""training."""
+"""Siamese fine-tuning, Sentence-BERT style (``04_siamese_finetuning.ipynb``).
+
+``siamese`` is the network (one transformer, a pooling, an optional classifier), ``losses`` the
+objectives written on embeddings (classification, regression, triplet, in-batch negatives),
+``examples`` builds training pairs and triplets from NLI and STS, ``fitting`` is ``fit`` on top of
+accelerate, ``checkpoints`` makes runs resumable, ``ablations`` runs the paper's Table 6
+ablations, ``plots`` draws training curves and the before/after table.
+"""
