@@ -1,7 +1,7 @@
 """sbert-workbook: the helper package behind the sentence-embedding notebooks.
 
 The notebooks (``notebooks/NN_topic.ipynb``) are the lessons; this package is the tool
-they teach with. Each function's docstring names the notebook that introduces it.
+they teach with. Each function's docstring names the notebook that introduces it; ``00_start_here.ipynb`` is the way in.
 """
 from sbert_workbook.data.loaders import DataFormatError, DataNotFoundError, NliData, StsData, load_nli, load_sts
 from sbert_workbook.data.registry import REGISTRY, SEVEN_STS_SETS

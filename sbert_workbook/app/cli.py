@@ -1,4 +1,4 @@
-"""Command line: ``python -m sbert_workbook {eval,notebooks,...}``."""
+"""Command line: ``python -m sbert_workbook {eval,notebooks,...}`` (introduced in ``00_start_here.ipynb``)."""
 from __future__ import annotations
 
 import argparse

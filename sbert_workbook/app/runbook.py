@@ -1,7 +1,7 @@
 """Run notebooks headless in quick mode; save executed copies and HTML under ``build/``.
 
 ``python -m sbert_workbook notebooks`` (or ``./workbook notebooks``) runs them all; the
-test suite runs each through :func:`run_notebook`.
+test suite runs each through :func:`run_notebook`. ``00_start_here.ipynb`` shows the command.
 """
 from __future__ import annotations
 

@@ -4,7 +4,7 @@
 max); everything that reads other layers (``hidden_states``, ``first_last_avg``…) still runs
 in PyTorch. The model is exported in memory (no file is written) and exported again if its
 weights change afterwards, e.g. by fine-tuning, so the vectors never go stale.
-``benchmarks/encode_throughput.py`` measures the speed-up against sentence-transformers.
+Taught in ``03_pooling_and_sts.ipynb`` §7. ``benchmarks/encode_throughput.py`` measures the speed-up against sentence-transformers.
 """
 from __future__ import annotations
 

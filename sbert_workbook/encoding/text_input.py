@@ -1,4 +1,4 @@
-"""Checking the sentences a user passes in, with errors that say what to fix."""
+"""Checking the sentences a user passes in, with errors that say what to fix (``03_pooling_and_sts.ipynb``)."""
 from __future__ import annotations
 
 import math
