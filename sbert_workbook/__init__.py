@@ -3,8 +3,7 @@
 The notebooks (``notebooks/NN_topic.ipynb``) are the lessons; this package is the tool
 they teach with. Each function's docstring names the notebook that introduces it; ``00_start_here.ipynb`` is the way in.
 """
-from sbert_workbook.data.loaders import DataFormatError, DataNotFoundError, NliData, StsData, load_nli, load_sts
-from sbert_workbook.data.registry import REGISTRY, SEVEN_STS_SETS
+from sbert_workbook.data import REGISTRY, SEVEN_STS_SETS, DataFormatError, DataNotFoundError, NliData, StsData, load_nli, load_sts
 from sbert_workbook.devices import half_precision_dtype, pick_device, precision_name
 from sbert_workbook.encoding.encoder import Encoder, load_encoder
 from sbert_workbook.evaluation.sts import evaluate_sts, evaluate_sts_data

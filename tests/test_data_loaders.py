@@ -7,8 +7,8 @@ import shutil
 import numpy as np
 import pytest
 
-from sbert_workbook.data import loaders as data
-from sbert_workbook.data.loaders import DataNotFoundError, load_nli, load_sts
+from sbert_workbook.data import DataFormatError, DataNotFoundError, StsData, finding, load_nli, load_sts
+from sbert_workbook.data.readers import read_nli_jsonl
 
 PUBLISHED_COUNTS = {"sts12": 3108, "sts13": 1500, "sts14": 3750, "sts15": 3000, "sts16": 1186}
 
@@ -57,8 +57,8 @@ def test_nli_dev_sets(shared_data, name, pairs):
 
 def test_sample_is_seeded_and_keeps_file_order():
     n = 500
-    full = data.StsData("toy", "test", [f"s{i}" for i in range(n)], [f"t{i}" for i in range(n)],
-                        np.linspace(0, 5, n), ["x"] * n)
+    full = StsData("toy", "test", [f"s{i}" for i in range(n)], [f"t{i}" for i in range(n)],
+                   np.linspace(0, 5, n), ["x"] * n)
     first, again, other = full.sample(100, seed=1), full.sample(100, seed=1), full.sample(100, seed=2)
     assert first.sentences1 == again.sentences1 != other.sentences1 and len(first) == 100
     positions = [int(s[1:]) for s in first.sentences1]
@@ -75,17 +75,17 @@ def test_resolution_order_explicit_then_env_then_shared(shared_data, tmp_path, m
     env_root = tmp_path / "env"
     shutil.copytree(explicit, env_root)
     shutil.rmtree(env_root / "sts/STS16-en-test")
-    monkeypatch.setenv(data.DATA_ENV_VAR, str(env_root))
+    monkeypatch.setenv(finding.DATA_ENV_VAR, str(env_root))
     # explicit wins (its headlines subset has no scored pair), the env root lacks STS16, the shared copy has it all
     assert "headlines" not in load_sts("sts16", data_dir=explicit).subset_names()
     assert "headlines" in load_sts("sts16").subset_names()
-    assert data.data_roots()[0][0] == "$SBERT_WORKBOOK_DATA"
+    assert finding.data_roots()[0][0] == "$SBERT_WORKBOOK_DATA"
 
 
 def test_missing_data_offline_lists_where_it_looked(tmp_path, monkeypatch):
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    monkeypatch.setattr(data, "repo_root", lambda: None)
-    monkeypatch.setenv(data.DATA_ENV_VAR, str(tmp_path))
+    monkeypatch.setattr(finding, "repo_root", lambda: None)
+    monkeypatch.setenv(finding.DATA_ENV_VAR, str(tmp_path))
     with pytest.raises(DataNotFoundError) as error:
         load_sts("sts14")
     message = str(error.value)
@@ -104,10 +104,10 @@ def test_hub_fallback_maps_columns_and_rescales_stsb(monkeypatch, tmp_path):
             return {"sentence1": ["a", "b"], "sentence2": ["c", "d"], "score": [0.2, 1.0]}
         return {"premise": ["p"], "hypothesis": ["h"], "label": [2]}
 
-    monkeypatch.setattr(data, "repo_root", lambda: None)
-    monkeypatch.delenv(data.DATA_ENV_VAR, raising=False)
+    monkeypatch.setattr(finding, "repo_root", lambda: None)
+    monkeypatch.delenv(finding.DATA_ENV_VAR, raising=False)
     monkeypatch.setattr(hf_datasets, "load_dataset", fake_load_dataset)
-    monkeypatch.setattr("sbert_workbook.encoding.resolve.hub_is_reachable", lambda timeout_s=2.0: True)
+    monkeypatch.setattr("sbert_workbook.settings.hub_is_reachable", lambda timeout_s=2.0: True)
     stsb = load_sts("stsb", "dev")
     assert np.allclose(stsb.scores, [1.0, 5.0]) and stsb.origin == "hub:sentence-transformers/stsb"
     assert load_nli("snli").labels == ["contradiction"]
@@ -126,8 +126,8 @@ def test_wrong_kind_and_split_are_explained(shared_data):
 def test_jsonl_reader_names_the_line(tmp_path):
     path = tmp_path / "bad.jsonl"
     path.write_text(json.dumps({"premise": "p", "hypothesis": "h", "label": "entailment"}) + "\n{not json\n")
-    with pytest.raises(data.DataFormatError, match=r"bad.jsonl, line 2"):
-        data.read_nli_jsonl(path)
+    with pytest.raises(DataFormatError, match=r"bad.jsonl, line 2"):
+        read_nli_jsonl(path)
 
 
 def test_offline_a_hub_data_set_comes_from_the_datasets_cache_without_network(monkeypatch):
@@ -142,10 +142,10 @@ def test_offline_a_hub_data_set_comes_from_the_datasets_cache_without_network(mo
             raise FileNotFoundError("Couldn't find a dataset script or cached copy")  # what datasets raises
         return {"sentence1": ["a", "b"], "sentence2": ["c", "d"], "score": [1.0, 4.0]}
 
-    monkeypatch.setattr(data, "repo_root", lambda: None)
-    monkeypatch.delenv(data.DATA_ENV_VAR, raising=False)
+    monkeypatch.setattr(finding, "repo_root", lambda: None)
+    monkeypatch.delenv(finding.DATA_ENV_VAR, raising=False)
     monkeypatch.setattr(hf_datasets, "load_dataset", cached_load_dataset)
-    monkeypatch.setattr("sbert_workbook.encoding.resolve.hub_is_reachable", lambda timeout_s=2.0: False)
+    monkeypatch.setattr("sbert_workbook.settings.hub_is_reachable", lambda timeout_s=2.0: False)
     flags_before = constants.HF_HUB_OFFLINE, hf_datasets.config.HF_HUB_OFFLINE
     assert load_sts("sts12").origin == "hub:mteb/sts12-sts"
     with pytest.raises(DataNotFoundError, match="not in the datasets cache"):

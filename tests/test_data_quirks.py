@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from sbert_workbook import DataFormatError, DataNotFoundError, load_nli, load_sts
-from sbert_workbook.data.loaders import read_nli_jsonl, read_senteval, read_sick_nli, read_sick_relatedness, read_stsb
+from sbert_workbook.data.readers import read_nli_jsonl, read_senteval, read_sick_nli, read_sick_relatedness, read_stsb
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 BOM, CRLF = b"\xef\xbb\xbf", b"\r\n"

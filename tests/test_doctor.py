@@ -7,7 +7,8 @@ import sys
 
 import pytest
 
-import sbert_workbook.data.loaders as data_module
+import sbert_workbook.data.finding as finding
+import sbert_workbook.data.hub as data_hub
 from sbert_workbook.app import doctor
 from sbert_workbook.app.cli import main
 from sbert_workbook.app.predownload import DEFAULT_MODELS, NeedsNetworkError, hub_data_sources, predownload
@@ -18,8 +19,8 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 @pytest.fixture
 def no_local_data(monkeypatch):
     """No repository data/, no ../shared/data, no $SBERT_WORKBOOK_DATA: only what a test passes."""
-    monkeypatch.setattr(data_module, "repo_root", lambda: None)
-    monkeypatch.delenv(data_module.DATA_ENV_VAR, raising=False)
+    monkeypatch.setattr(finding, "repo_root", lambda: None)
+    monkeypatch.delenv(finding.DATA_ENV_VAR, raising=False)
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
 
 
@@ -54,7 +55,7 @@ def test_missing_data_names_what_is_missing_and_the_fix(no_local_data, tmp_path)
 
 
 def test_data_cached_by_predownload_is_fine_offline(no_local_data, tmp_path, monkeypatch):
-    monkeypatch.setattr(data_module, "hub_copy_is_cached", lambda name: name == "stsb")
+    monkeypatch.setattr(data_hub, "hub_copy_is_cached", lambda name: name == "stsb")
     assert doctor.check_data("sts12", data_dir=tmp_path).status == "fail"
     check = doctor.check_data("stsb", data_dir=tmp_path)
     assert check.status == "ok" and "sentence-transformers/stsb from the datasets cache" in check.detail
@@ -117,7 +118,7 @@ def test_predownload_fetches_each_model_and_each_hub_data_set_once(monkeypatch):
     from sbert_workbook.encoding.resolve import HUB_FILE_PATTERNS
 
     calls = []
-    monkeypatch.setattr("sbert_workbook.app.predownload.hub_is_reachable", lambda: True)
+    monkeypatch.setattr("sbert_workbook.settings.hub_is_reachable", lambda: True)
     monkeypatch.setattr(huggingface_hub, "snapshot_download", lambda repo, allow_patterns: calls.append(("model", repo, allow_patterns)) or "/x")
     monkeypatch.setattr(datasets, "load_dataset", lambda hub_id, config: calls.append(("data", hub_id, config)))
     fetched = predownload(DEFAULT_MODELS, log=lambda _: None)

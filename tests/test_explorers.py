@@ -14,7 +14,7 @@ from scipy.spatial.distance import cdist, pdist
 
 from sbert_workbook.app import explorers
 from sbert_workbook.app import widgets
-from sbert_workbook.data.loaders import StsData
+from sbert_workbook.data import StsData
 
 SENTENCES = ["A man is playing a guitar.", "A woman slices an onion.", "The stock market fell sharply today.",
              "Two dogs run through the snow.", "A child reads a book in the library.", "It is raining in Paris."]

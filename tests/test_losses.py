@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 import torch
 
-from sbert_workbook.data.loaders import NliData
+from sbert_workbook.data import NliData
 from sbert_workbook.training.losses import (ClassifierHead, classification_loss, cosine_regression_loss, multiple_negatives_ranking_loss,
                                    pair_features, scale_scores, triplet_loss)
 from sbert_workbook.training.examples import Examples, duplicates_in_batch, no_duplicate_batches, nli_positive_pairs, nli_triplets

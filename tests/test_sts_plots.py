@@ -5,7 +5,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from sbert_workbook.data.loaders import StsData
+from sbert_workbook.data import StsData
 from sbert_workbook.evaluation.plots import pair_cosine_bars, pooling_bars, predicted_vs_gold, worst_ranked_pairs
 
 

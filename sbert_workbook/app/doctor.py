@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from sbert_workbook import settings
 from sbert_workbook.data.registry import REGISTRY
 from sbert_workbook.evaluation.provenance import with_provenance
 
@@ -148,14 +149,14 @@ def check_model(name: str = "auto") -> Check:
 
 def check_data(name: str, data_dir=None) -> Check:
     """Where registry data set ``name`` was found locally, or whether the hub can supply it."""
-    from sbert_workbook.data.loaders import DATA_ENV_VAR, find_local, hub_copy_is_cached
-    from sbert_workbook.encoding.resolve import hub_is_reachable
+    from sbert_workbook.data.finding import DATA_ENV_VAR, find_local
+    from sbert_workbook.data.hub import hub_copy_is_cached
 
     entry = REGISTRY[name]
     path = find_local(name, data_dir)
     if path is not None:
         return Check(f"data {name}", "ok", f"{entry.description}: {path}", essential=True)
-    if entry.hub_id and hub_is_reachable():
+    if entry.hub_id and settings.hub_is_reachable():
         return Check(f"data {name}", "ok", f"not found locally; will be downloaded from the hub ({entry.hub_id}) on first use",
                      essential=True)
     if entry.hub_id and hub_copy_is_cached(name):
@@ -174,7 +175,7 @@ def check_caches() -> Check:
     from huggingface_hub import constants
 
     datasets_cache = os.environ.get("HF_DATASETS_CACHE", str(Path(constants.HF_HOME) / "datasets"))
-    offline = os.environ.get("HF_HUB_OFFLINE", "") not in ("", "0")
+    offline = settings.hub_offline_flag()
     detail = (f"HF_HOME={constants.HF_HOME}; models in HF_HUB_CACHE={constants.HF_HUB_CACHE}; "
               f"data sets in HF_DATASETS_CACHE={datasets_cache}; HF_HUB_OFFLINE={'on' if offline else 'off'}")
     existing = next((p for p in (Path(constants.HF_HUB_CACHE), *Path(constants.HF_HUB_CACHE).parents) if p.exists()), Path("/"))

@@ -145,7 +145,7 @@ def _unique(tokens: list[str]) -> list[str]:
 
 # ----------------------------------------------------------------------------- explorers
 def pair_explorer(encoder, pairs=None, first: tuple[str, str] = ("A man is playing a guitar.", "A person plays the guitar.")) -> widgets.VBox:
-    """Two sentence boxes, a layer slider and (with ``pairs``, an :class:`~sbert_workbook.data.loaders.StsData`) a pair picker.
+    """Two sentence boxes, a layer slider and (with ``pairs``, an :class:`~sbert_workbook.data.records.StsData`) a pair picker.
 
     Picking a pair fills the boxes; the figure is :func:`pair_figure`, with the gold score
     shown while the boxes hold a picked pair. Token vectors are cached per sentence.
@@ -219,7 +219,7 @@ def classroom_command(port: int = 8866, ip: str = "127.0.0.1", token: str = "", 
     Used by ``python -m sbert_workbook classroom`` (``./workbook classroom``). Voilà shows
     only the explorers' outputs, never the code; each visitor gets their own kernel.
     """
-    from sbert_workbook.data.loaders import repo_root
+    from sbert_workbook.data.finding import repo_root
     from sbert_workbook.settings import QUICK_ENV_VAR
 
     root = repo_root()

@@ -10,8 +10,9 @@ import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from sbert_workbook import settings
 from sbert_workbook.data.registry import REGISTRY, DataSource
-from sbert_workbook.encoding.resolve import HUB_FILE_PATTERNS, hub_is_reachable
+from sbert_workbook.encoding.resolve import HUB_FILE_PATTERNS
 
 #: Models the notebooks use: raw BERT, the SBERT paper's NLI model, and the small trained model.
 DEFAULT_MODELS = ("bert-base-uncased", "sentence-transformers/bert-base-nli-mean-tokens", "sentence-transformers/all-MiniLM-L6-v2")
@@ -44,7 +45,7 @@ def predownload(
 
     Raises :class:`NeedsNetworkError`, saying what to do instead, when offline.
     """
-    if not hub_is_reachable():
+    if not settings.hub_is_reachable():
         raise NeedsNetworkError(_offline_message())
     from huggingface_hub import constants, snapshot_download
 
@@ -65,8 +66,11 @@ def predownload(
 
 
 def _offline_message() -> str:
-    flag = os.environ.get("HF_HUB_OFFLINE", "")
-    why = f"HF_HUB_OFFLINE={flag} is set" if flag not in ("", "0") else "the Hugging Face hub cannot be reached"
+    if settings.hub_offline_flag():
+        name = "HF_HUB_OFFLINE" if os.environ.get("HF_HUB_OFFLINE") else "TRANSFORMERS_OFFLINE"  # huggingface_hub's order
+        why = f"{name}={os.environ[name]} is set"
+    else:
+        why = "the Hugging Face hub cannot be reached"
     return (f"predownload needs the network, but {why}. Run it on a machine with internet access "
             "(unset HF_HUB_OFFLINE there), then copy its HF_HOME folder to the offline machines. "
             "Offline, the workbook still runs with MODEL='embedded' and local data (see `python -m sbert_workbook doctor`).")

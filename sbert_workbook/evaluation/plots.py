@@ -13,7 +13,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from scipy.stats import rankdata, spearmanr
 
-from sbert_workbook.data.loaders import StsData
+from sbert_workbook.data.records import StsData
 
 
 def _hover(sentence1: str, sentence2: str, width: int = 70) -> str:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from sbert_workbook.data.loaders import NliData, StsData
+from sbert_workbook.data.records import NliData, StsData
 from sbert_workbook.training.losses import scale_scores
 
 

@@ -18,10 +18,10 @@ import torch
 from tqdm.auto import tqdm
 
 from sbert_workbook.training.checkpoints import load_checkpoint, load_weights, random_state, restore_random_state, save_checkpoint, save_weights
-from sbert_workbook.data.loaders import StsData
+from sbert_workbook.data.records import StsData
 from sbert_workbook.devices import half_precision_dtype, pick_device
 from sbert_workbook.evaluation.sts import evaluate_sts_data
-from sbert_workbook.training.losses import objective_loss
+from sbert_workbook.training.losses import OBJECTIVES, objective_loss
 from sbert_workbook.training.examples import Examples, no_duplicate_batches, shuffled_batches
 from sbert_workbook.settings import set_seed
 
@@ -116,10 +116,9 @@ def mixed_precision_for(device: torch.device, requested: str = "auto") -> str:
 
 
 def _check_inputs(model, examples: Examples, objective: str, config: TrainingConfig) -> None:
-    needed = {"softmax": (2, True), "regression": (2, True), "triplet": (3, False), "mnrl": (2, False)}
-    if objective not in needed:
-        raise ValueError(f"Unknown objective {objective!r}: use one of {', '.join(needed)}.")
-    columns, wants_labels = needed[objective]
+    if objective not in OBJECTIVES:
+        raise ValueError(f"Unknown objective {objective!r}: use one of {', '.join(OBJECTIVES)}.")
+    columns, wants_labels = OBJECTIVES[objective]["columns"], OBJECTIVES[objective]["labels"] is not None
     if len(examples.columns) < columns or (wants_labels and examples.labels is None):
         raise ValueError(f"The {objective} objective needs {columns} sentence columns{' and labels' if wants_labels else ''}; "
                          f"got columns {list(examples.columns)} (labels: {examples.labels is not None}). "

@@ -104,10 +104,10 @@ def objective_loss(objective: str, embeddings: list[torch.Tensor], labels: torch
     raise ValueError(f"Unknown objective {objective!r}: use one of {', '.join(OBJECTIVES)}.")
 
 
-#: Objective name -> the columns it reads, in order, and whether it needs labels.
+#: Objective name -> how many sentence columns it reads at least, and the labels it needs (None: no labels).
 OBJECTIVES = {
     "softmax": {"columns": 2, "labels": "class ids"},
     "regression": {"columns": 2, "labels": "scores in [0, 1]"},
     "triplet": {"columns": 3, "labels": None},
-    "mnrl": {"columns": "2 or 3", "labels": None},
+    "mnrl": {"columns": 2, "labels": None},  # a third column, when given, holds hard negatives
 }
