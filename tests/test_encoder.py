@@ -56,6 +56,23 @@ def test_each_pooling_matches_the_hidden_states(encoder):
                           (encoder.encode(batch, layers=[2]) + encoder.encode(batch, layers=[4])) / 2, atol=1e-5)
 
 
+def test_word_embeddings_pooling_is_the_mean_of_embedding_matrix_rows_and_static_adds_positions(encoder):
+    """word_embeddings averages rows W[x_t] of the input matrix ([CLS]/[SEP] included); static is
+    hidden_states[0] = LayerNorm(W[x_t] + P[t] + T[0]), by hand from the model's own matrices."""
+    batch = ["A man plays a guitar.", "Two dogs run through a field of tall grass."]
+    embeddings = encoder.model.embeddings
+    W, P, T = (m.weight.detach() for m in (embeddings.word_embeddings, embeddings.position_embeddings,
+                                           embeddings.token_type_embeddings))
+    ids = [torch.tensor(i) for i in encoder.tokenizer(batch)["input_ids"]]
+    by_hand = torch.stack([W[i].mean(0) for i in ids])
+    assert torch.allclose(encoder.encode(batch, pooling="word_embeddings"), by_hand, atol=1e-6)
+    norm = embeddings.LayerNorm
+    layer0 = [torch.nn.functional.layer_norm(W[i] + P[:len(i)] + T[0], norm.normalized_shape, norm.weight, norm.bias,
+                                             norm.eps) for i in ids]
+    torch.testing.assert_close(encoder.encode(batch, pooling="static"), torch.stack([h.mean(0) for h in layer0]),
+                               atol=1e-5, rtol=0)
+
+
 @pytest.mark.parametrize("backend_encoder", BACKEND_ENCODERS)
 def test_long_sentences_are_truncated_like_sentence_transformers_with_a_warning(backend_encoder, st_model, request):
     encoder = request.getfixturevalue(backend_encoder)

@@ -21,7 +21,7 @@ def sentences(shared_data):
     return stsb.sentences1[:120] + stsb.sentences2[:120] + ["Short.", "", "東京は日本の首都です 🙂"]
 
 
-@pytest.mark.parametrize("pooling", ["cls", "mean", "max", "first_last_avg", "static"])
+@pytest.mark.parametrize("pooling", ["cls", "mean", "max", "first_last_avg", "static", "word_embeddings"])
 def test_every_pooling_equals_the_torch_backend(onnx_encoder, encoder, sentences, pooling):
     ours = onnx_encoder.encode(sentences[:60], pooling=pooling, batch_size=16)
     reference = encoder.encode(sentences[:60], pooling=pooling, batch_size=16)

@@ -4,7 +4,9 @@ from __future__ import annotations
 import pytest
 import torch
 
-from sbert_workbook.encoding.pooling import LAYER_COMBINATIONS, cls_pooling, max_pooling, mean_pooling, pool
+from sbert_workbook.encoding.pooling import (
+    LAYER_COMBINATIONS, cls_pooling, max_pooling, mean_pooling, pool, word_embedding_pooling,
+)
 
 
 def _batch(seed: int = 0):
@@ -57,6 +59,16 @@ def test_layer_combinations_average_mean_pooled_layers():
     assert torch.allclose(pool(states, mask, "static"), mean_pooling(states[0], mask))
     assert torch.allclose(pool(states, mask, layers=[0, 2]), mean_pooling(tokens, mask) + 1)
     assert LAYER_COMBINATIONS["first_last_avg"] == (1, -1)
+
+
+def test_word_embedding_pooling_by_hand():
+    matrix = torch.tensor([[0.0, 0.0], [1.0, 2.0], [3.0, 6.0], [10.0, 20.0]])
+    word_embeddings = torch.nn.Embedding.from_pretrained(matrix)
+    input_ids, mask = torch.tensor([[1, 2, 0], [3, 1, 2]]), torch.tensor([[1, 1, 0], [1, 1, 1]])
+    expected = torch.tensor([[2.0, 4.0], [14 / 3, 28 / 3]])  # (row 1 + row 2) / 2; (rows 3 + 1 + 2) / 3; padding left out
+    assert torch.allclose(word_embedding_pooling(word_embeddings, input_ids, mask), expected)
+    with pytest.raises(ValueError, match="not among the hidden states"):
+        pool((matrix[None],), mask[:1, :2], "word_embeddings")
 
 
 def test_unknown_pooling_and_bad_layers_say_what_exists():

@@ -17,7 +17,7 @@ from tqdm.auto import tqdm
 from sbert_workbook.devices import half_precision_dtype, pick_device
 from sbert_workbook.encoding.resolve import ResolvedModel, resolve_model
 from sbert_workbook.encoding.onnx_backend import OnnxLastHiddenState, checked_backend
-from sbert_workbook.encoding.pooling import TOKEN_POOLING_FUNCTIONS, pool
+from sbert_workbook.encoding.pooling import INPUT_POOLINGS, TOKEN_POOLING_FUNCTIONS, pool, word_embedding_pooling
 from sbert_workbook.settings import torch_threads
 from sbert_workbook.encoding.text_input import checked_sentences
 
@@ -28,7 +28,8 @@ class Encoder:
     """A Hugging Face model and tokenizer that encode sentences with a chosen pooling.
 
     ``backend="onnx"`` (CPU only) runs the cls/mean/max poolings through ONNX Runtime: the
-    same vectors, faster; other poolings and :meth:`hidden_states` always run in PyTorch.
+    same vectors, faster; other poolings and :meth:`hidden_states` always run in PyTorch
+    (``word_embeddings`` is only a lookup in the input embedding matrix).
     """
 
     def __init__(self, model, tokenizer, resolved: ResolvedModel, device: torch.device, max_length: int,
@@ -135,6 +136,10 @@ class Encoder:
         return embeddings
 
     def _pool_batch(self, batch, pooling, layers, needs_all_layers) -> torch.Tensor:
+        if pooling in INPUT_POOLINGS and layers is None:  # an embedding lookup, no transformer pass, in either backend
+            with torch.inference_mode():
+                word_embeddings = self.model.get_input_embeddings()
+                return word_embedding_pooling(word_embeddings, batch["input_ids"], batch["attention_mask"]).cpu()
         if self._onnx is not None and not needs_all_layers:
             last_hidden_state = self._onnx(batch)
             with torch_threads(1):  # torch's idle worker threads would spin against ONNX Runtime's (~15 % slower)

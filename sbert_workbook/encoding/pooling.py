@@ -13,10 +13,12 @@ import torch
 LAYER_COMBINATIONS: dict[str, tuple[int, ...]] = {
     "first_last_avg": (1, -1),  # what the BERT-flow code calls "last2avg"
     "last2_avg": (-2, -1),  # really the last two layers
-    "static": (0,),  # embedding layer only: a GloVe-like average of word vectors
+    "static": (0,),  # the embedding layer: word + position + token-type embeddings after LayerNorm
 }
 TOKEN_POOLINGS = ("cls", "mean", "max")
-POOLINGS = TOKEN_POOLINGS + tuple(LAYER_COMBINATIONS)
+#: Poolings of the model's *input* word vectors (rows of the word-embedding matrix), not of its hidden states.
+INPUT_POOLINGS = ("word_embeddings",)
+POOLINGS = TOKEN_POOLINGS + tuple(LAYER_COMBINATIONS) + INPUT_POOLINGS
 
 
 def cls_pooling(token_embeddings: torch.Tensor, attention_mask: torch.Tensor) -> torch.Tensor:
@@ -51,6 +53,16 @@ def layer_average_pooling(
     return torch.stack(pooled).mean(dim=0)
 
 
+def word_embedding_pooling(word_embeddings: torch.nn.Embedding, input_ids: torch.Tensor,
+                           attention_mask: torch.Tensor) -> torch.Tensor:
+    """u = (1/n) Σ_{t: mask_t=1} W[x_t]: the mean of the input word-embedding rows, [CLS] and [SEP] included.
+
+    No position or token-type embedding, no LayerNorm: the closest a transformer has to an
+    average of word vectors (``03_pooling_and_sts.ipynb``, beside ``static``).
+    """
+    return mean_pooling(word_embeddings(input_ids).float(), attention_mask)
+
+
 def pool(
     hidden_states: tuple[torch.Tensor, ...] | list[torch.Tensor],
     attention_mask: torch.Tensor,
@@ -69,6 +81,9 @@ def pool(
         return TOKEN_POOLING_FUNCTIONS[pooling](hidden_states[-1], attention_mask)
     if pooling in LAYER_COMBINATIONS:
         return layer_average_pooling(hidden_states, attention_mask, LAYER_COMBINATIONS[pooling])
+    if pooling in INPUT_POOLINGS:
+        raise ValueError(f"Pooling {pooling!r} reads the input word-embedding matrix, which is not among the hidden "
+                         "states: use encoder.encode(..., pooling='word_embeddings') or word_embedding_pooling(...).")
     raise ValueError(f"Unknown pooling {pooling!r}. Choose one of {', '.join(POOLINGS)}, or pass layers=[...].")
 
 
