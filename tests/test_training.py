@@ -218,9 +218,15 @@ def test_ablation_tables_put_the_papers_numbers_beside_ours():
     rows = [("mean", "(u, v, |u-v|)", 50.0), ("cls", "(u, v, |u-v|)", 40.0), ("mean", "(u, v)", 30.0)]
     table = pd.DataFrame([{"pooling": p, "concatenation": c, "steps": 5, "dev_spearman": s} for p, c, s in rows])
     pooling = beside_paper(table, "pooling")
-    assert pooling.loc["cls", "paper (BERT-base, full NLI)"] == 79.80 and pooling.loc["cls", "ours: dev Spearman"] == 40.0
+    assert pooling.loc["cls", "paper: NLI, classification"] == 79.80 and pooling.loc["cls", "ours: dev Spearman"] == 40.0
+    assert pooling.loc["max", "paper: STS-B, regression"] == 69.92 and pd.isna(pooling.loc["max", "ours: dev Spearman"])
     concatenation = beside_paper(table, "concatenation")
-    assert concatenation.loc["(u, v)", "paper (BERT-base, full NLI)"] == 66.04 and "cls" not in concatenation.index
+    assert concatenation.loc["(u, v)", "paper: NLI, classification"] == 66.04 and "cls" not in concatenation.index
+    # all seven of Table 6's concatenation rows, in its order, even those this run did not train
+    assert concatenation.index.tolist() == ["(u, v)", "(|u-v|)", "(u*v)", "(|u-v|, u*v)", "(u, v, u*v)", "(u, v, |u-v|)",
+                                            "(u, v, |u-v|, u*v)"]
+    assert concatenation.loc["(u*v)", "paper: NLI, classification"] == 70.54
+    assert concatenation.loc["(u, v, |u-v|)", "ours: dev Spearman"] == 50.0 and pd.isna(concatenation.loc["(u*v)", "steps"])
 
 
 def test_before_after_table_keeps_one_row_per_model_in_order():
@@ -236,3 +242,16 @@ def test_before_after_table_keeps_one_row_per_model_in_order():
     combined = before_after_table({"before": table(10.0), "after": table(20.0)})
     assert combined.index.tolist() == ["before", "after"] and combined.loc["after", "avg"] == 21.0
     assert combined.attrs["provenance"]["pooling"] == "mean"
+
+
+def test_each_training_stage_is_read_beside_its_own_published_row():
+    import pandas as pd
+
+    from sbert_workbook.training.plots import paper_stages_table
+
+    table = paper_stages_table()
+    # SBERT Table 1: SBERT-NLI-base after NLI; Table 2: SBERT-NLI-STSb-base 85.35 ± 0.17 after NLI then STS-B
+    assert table.loc["+ NLI (softmax)", "stsb"] == 77.03 and table.loc["+ NLI (softmax)", "avg"] == 74.89
+    assert table.loc["+ NLI + STS-B (regression)", "stsb"] == 85.35 and table.loc["+ NLI + STS-B (regression)", "±"] == 0.17
+    assert pd.isna(table.loc["+ NLI + STS-B (regression)", "sickr"])  # Table 2 reports STS-B only
+    assert "Table 2" in table.attrs["provenance"]["source"] and table.attrs["provenance"]["pooling"]

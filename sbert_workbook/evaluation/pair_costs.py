@@ -1,9 +1,9 @@
 """Why a bi-encoder: the cost of finding the most similar pair among n sentences (``04_siamese_finetuning.ipynb``).
 
 A bi-encoder encodes each of the n sentences once (then one n×n matrix product); a
-cross-encoder must read every pair together: n(n−1)/2 forward passes. SBERT's paper: for
-n = 10,000 that is 49,995,000 passes, "about 65 hours" with BERT on a V100, against about
-5 seconds with SBERT. Here both are timed on small n and extrapolated.
+cross-encoder must read every pair together: n(n−1)/2 forward passes. SBERT's paper gives
+the cost for its example size (``published.SBERT_CLUSTERING_COST``: hours with BERT on a V100,
+seconds with SBERT). Here both are timed on small n and extrapolated.
 """
 from __future__ import annotations
 
@@ -14,7 +14,12 @@ import pandas as pd
 import plotly.graph_objects as go
 import torch
 
-PAPER_N, PAPER_CROSS_S, PAPER_BI_S = 10_000, 65 * 3600, 5.0
+from sbert_workbook.published import SBERT_CLUSTERING_COST
+
+#: SBERT's example: n sentences, seconds with BERT (cross-encoder) and with SBERT (bi-encoder), from ``published``.
+PAPER_N = SBERT_CLUSTERING_COST["sentences"]
+PAPER_CROSS_S = SBERT_CLUSTERING_COST["BERT (cross-encoder) hours"] * 3600
+PAPER_BI_S = float(SBERT_CLUSTERING_COST["SBERT seconds"])
 
 
 def time_bi_encoder(encoder, sentences: list[str], batch_size: int = 32) -> float:
@@ -62,7 +67,7 @@ def extrapolate(table: pd.DataFrame, n: int = PAPER_N) -> dict[str, float]:
 
 
 def cost_figure(table: pd.DataFrame, n: int = PAPER_N) -> go.Figure:
-    """Log-log seconds against n: measured points, extrapolated lines, and the paper's two figures at 10,000."""
+    """Log-log seconds against n: measured points, extrapolated lines, and the paper's two figures at its n."""
     figure = go.Figure()
     grid = sorted({*table.index.tolist(), 100, 1000, n})
     for column, name in (("bi_encoder_s", "bi-encoder (SBERT)"), ("cross_encoder_s", "cross-encoder (BERT)")):
@@ -70,7 +75,7 @@ def cost_figure(table: pd.DataFrame, n: int = PAPER_N) -> go.Figure:
         line = [extrapolate(table, size)[column] for size in grid]
         figure.add_trace(go.Scatter(x=grid, y=line, mode="lines", line_dash="dot", name=f"{name}, extrapolated"))
     figure.add_trace(go.Scatter(x=[PAPER_N, PAPER_N], y=[PAPER_BI_S, PAPER_CROSS_S], mode="markers+text", name="paper (V100)",
-                                text=["SBERT ≈ 5 s", "BERT ≈ 65 h"], textposition="middle left", marker_symbol="star", marker_size=14))
+                                text=[f"SBERT ≈ {PAPER_BI_S:g} s", f"BERT ≈ {PAPER_CROSS_S / 3600:g} h"], textposition="middle left", marker_symbol="star", marker_size=14))
     figure.update_layout(xaxis_type="log", yaxis_type="log", xaxis_title="sentences n", yaxis_title="seconds (log)",
                          title="Most similar pair among n sentences: n encodings vs n(n−1)/2 pair passes", height=420)
     return figure

@@ -4,6 +4,8 @@ from __future__ import annotations
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from sbert_workbook.published import SBERT_TABLE1, SBERT_TABLE2
+
 
 def training_figure(history: dict, title: str = "Training") -> go.Figure:
     """Training loss per step (left axis) and STS-B dev Spearman × 100 at each evaluation (right axis)."""
@@ -58,6 +60,35 @@ def before_after_table(tables: dict) -> "pd.DataFrame":
     models = "; ".join(f"{label} = {table.attrs.get('provenance', {}).get('model', 'not recorded')}"
                        for label, table in tables.items())
     return inherit_provenance(combined, first, {"model": f"one per row: {models}"})
+
+
+#: The paper's row to read beside each training stage of ``04``: (table of ``published``, row).
+PAPER_STAGES = {"+ NLI (softmax)": (SBERT_TABLE1, "SBERT-NLI-base"),
+                "+ NLI + STS-B (regression)": (SBERT_TABLE2, "SBERT-NLI-STSb-base")}
+
+
+def paper_stages_table(columns=(*SBERT_TABLE1.columns,)) -> "pd.DataFrame":
+    """The published SBERT row for each stage of :func:`before_after_table` (``04_siamese_finetuning.ipynb``).
+
+    After NLI: Table 1's SBERT-NLI-base (seven sets). After NLI then STS-B: Table 2's
+    SBERT-NLI-STSb-base (STS-B test only, mean ± sd over 10 seeds); other columns are empty (NaN).
+    """
+    import pandas as pd
+
+    from sbert_workbook.evaluation.provenance import with_provenance
+
+    rows = {}
+    for stage, (table, row) in PAPER_STAGES.items():
+        values = {column: (table.value(row, column) if column in table.columns else None) for column in columns}
+        rows[stage] = {"paper row": f"{row} ({table.table})", **values, "±": table.spread.get(row)}
+    frame = pd.DataFrame.from_dict(rows, orient="index")
+    frame[[*columns, "±"]] = frame[[*columns, "±"]].astype(float)
+    frame.index.name = "stage: published comparator"
+    return with_provenance(
+        frame, model="; ".join(f"{stage} = {table.model[row]}" for stage, (table, row) in PAPER_STAGES.items())
+        + " — quoted from SBERT, not re-run", pooling="mean (last layer)",
+        aggregation=f"{SBERT_TABLE1.table}: {SBERT_TABLE1.aggregation}; {SBERT_TABLE2.table}: one set",
+        split="test sets", source="; ".join(table.source(row) for table, row in PAPER_STAGES.values()))
 
 
 def before_after_figure(table) -> go.Figure:
