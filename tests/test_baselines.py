@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 import sbert_workbook as sbw
+from sbert_workbook.published import SBERT_TABLE1
 from sbert_workbook.evaluation.baselines import (
     TABLE1_ROWS, MultiPoolingEncoder, baseline_table, beside_published, pair_cosines, published_table1,
     per_subset_sample, sentence_transformers_pooling,
@@ -70,12 +71,25 @@ def test_trained_row_stands_beside_sbert_nli_base():
 
     recomputed = pd.DataFrame({"stsb": [50.0, 80.0]}, index=["cls", "mean"])
     table = beside_published(recomputed, "m", trained_pooling="mean")
-    assert list(table.index) == ["cls (m)", "BERT CLS-vector", "mean (m, trained for similarity)", "SBERT-NLI-base"]
+    assert list(table.index) == ["cls (m)", "BERT CLS-vector", "mean (m, trained for similarity)", "SBERT-NLI-base",
+                                 "Avg. GloVe embeddings"]
     assert table.loc["SBERT-NLI-base", "stsb"] == 77.03
     two_models = beside_published(pd.DataFrame({"stsb": [50.0, 80.0]}, index=["cls", "trained"]), "bert", row_models={"trained": "sbert"})
-    assert list(two_models.index) == ["cls (bert)", "BERT CLS-vector", "trained (sbert)", "SBERT-NLI-base"]
+    assert list(two_models.index) == ["cls (bert)", "BERT CLS-vector", "trained (sbert)", "SBERT-NLI-base", "Avg. GloVe embeddings"]
     untrained = beside_published(recomputed, "m")
     assert "Avg. BERT embeddings" in untrained.index and "SBERT-NLI-base" not in untrained.index
+
+
+def test_static_and_word_embeddings_stand_alone_and_glove_is_published_only():
+    import pandas as pd
+
+    recomputed = pd.DataFrame({"stsb": [40.0, 45.0, 50.0, 55.0]}, index=["word_embeddings", "static", "first_last_avg", "last2_avg"])
+    table = beside_published(recomputed, "bert")
+    assert list(table.index) == ["word_embeddings (bert)", "static (bert)", "first_last_avg (bert)", "last2_avg (bert)",
+                                 "Avg. GloVe embeddings"]
+    assert table.loc["Avg. GloVe embeddings", "source"].startswith("published only")
+    assert table.loc["Avg. GloVe embeddings", "stsb"] == 58.02
+    assert TABLE1_ROWS is SBERT_TABLE1.rows  # one copy of the paper's numbers
 
 
 def test_pair_cosines_match_sentence_transformers(encoder, st_model):

@@ -19,35 +19,25 @@ from sbert_workbook.evaluation.sts import cosine_similarity, evaluate_sts
 from sbert_workbook.encoding.pooling import POOLINGS, pool
 from sbert_workbook.evaluation.provenance import inherit_provenance
 from sbert_workbook.encoding.text_input import checked_sentences
+from sbert_workbook.published import SBERT_TABLE1
 
-TABLE1_SOURCE = (
-    "Reimers & Gurevych (2019), Sentence-BERT: Sentence Embeddings using Siamese BERT-Networks, EMNLP-IJCNLP, "
-    "Table 1: Spearman rank correlation x 100 between cosine similarity and gold labels, test sets, "
-    "pairs of all subsets pooled ('all' aggregation), no STS training data"
-)
-TABLE1_COLUMNS = (*SEVEN_STS_SETS, "avg")
-#: Rows of SBERT Table 1 as printed (the paper's own "avg" column is kept, not recomputed).
-TABLE1_ROWS: dict[str, tuple[float, ...]] = {
-    "Avg. GloVe embeddings": (55.14, 70.66, 59.73, 68.25, 63.66, 58.02, 53.76, 61.32),
-    "Avg. BERT embeddings": (38.78, 57.98, 57.98, 63.15, 61.06, 46.35, 58.40, 54.81),
-    "BERT CLS-vector": (20.16, 30.01, 20.09, 36.88, 38.08, 16.50, 42.63, 29.19),
-    "InferSent - Glove": (52.86, 66.75, 62.15, 72.77, 66.87, 68.03, 65.65, 65.01),
-    "Universal Sentence Encoder": (64.49, 67.80, 64.61, 76.83, 73.18, 74.92, 76.69, 71.22),
-    "SBERT-NLI-base": (70.97, 76.53, 73.19, 79.09, 74.30, 77.03, 72.91, 74.89),
-    "SBERT-NLI-large": (72.27, 78.46, 74.90, 80.99, 76.25, 79.23, 73.75, 76.55),
-}
-#: all-MiniLM-L6-v2 (mean pooling, cosine) on the STS-B test set, Spearman x 100.
-ALL_MINILM_STSB = 82.03
-ALL_MINILM_SOURCE = "sentence-transformers/all-MiniLM-L6-v2 on STS-B test (shared data README; reproduced by the test suite)"
-#: Which published row each recomputed pooling stands beside.
+TABLE1_SOURCE = SBERT_TABLE1.source()
+TABLE1_COLUMNS = SBERT_TABLE1.columns
+#: Rows of SBERT Table 1 as printed (the paper's own "avg" column is kept, not recomputed), from :mod:`sbert_workbook.published`.
+TABLE1_ROWS: dict[str, tuple[float, ...]] = SBERT_TABLE1.rows
+#: Which published row each recomputed pooling stands beside; None: the paper has no row of that pooling.
 POOLING_TO_TABLE1_ROW = {
-    "static": "Avg. GloVe embeddings",  # a bag of static word vectors
+    "word_embeddings": None,  # BERT's input word vectors averaged: not GloVe, and not in the paper
+    "static": None,  # the embedding layer (word + position + token type, LayerNorm): not a word-vector average
     "mean": "Avg. BERT embeddings",
     "cls": "BERT CLS-vector",
-    "first_last_avg": None,  # not in SBERT's table; BERT-flow's "last2avg"
+    "first_last_avg": None,  # not in SBERT's table; what BERT-flow's code runs as "last2avg"
+    "last2_avg": None,  # not in SBERT's table; what BERT-flow's paper describes as "last2avg"
     "trained": "SBERT-NLI-base",
 }
-BASELINE_POOLINGS = ("static", "cls", "mean", "first_last_avg")
+#: Published rows shown with no recomputed partner: nothing in the workbook runs GloVe.
+PUBLISHED_ONLY_ROWS = ("Avg. GloVe embeddings",)
+BASELINE_POOLINGS = ("word_embeddings", "static", "cls", "mean", "first_last_avg", "last2_avg")
 
 
 def published_table1(rows: Sequence[str] | None = None) -> pd.DataFrame:
@@ -56,9 +46,10 @@ def published_table1(rows: Sequence[str] | None = None) -> pd.DataFrame:
     unknown = [row for row in chosen if row not in TABLE1_ROWS]
     if unknown:
         raise KeyError(f"Unknown Table 1 rows {unknown}; known: {', '.join(TABLE1_ROWS)}.")
-    table = pd.DataFrame([TABLE1_ROWS[row] for row in chosen], index=chosen, columns=TABLE1_COLUMNS)
+    framed = SBERT_TABLE1.frame(chosen)
+    table = framed.drop(columns="pooling")
     table.index.name = "published (SBERT Table 1)"
-    table.attrs["source"] = TABLE1_SOURCE
+    table.attrs = dict(framed.attrs)
     return table
 
 
@@ -95,7 +86,8 @@ class MultiPoolingEncoder:
     def _add(self, batch: list[str]) -> None:
         states, mask = self.encoder.hidden_states(batch)
         for name in self.poolings:
-            vectors = pool(states, mask, name).float().cpu()
+            vectors = (self.encoder.encode(batch, pooling=name) if name == "word_embeddings"  # not a hidden state
+                       else pool(states, mask, name).float().cpu())
             self._cache[name].update(zip(batch, vectors))
 
 
@@ -143,10 +135,12 @@ def baseline_table(
 
 
 def beside_published(recomputed: pd.DataFrame, model_label: str, trained_pooling: str | None = None,
-                     row_models: dict[str, str] | None = None) -> pd.DataFrame:
-    """Each recomputed row followed by the published Table 1 row it stands beside.
+                     row_models: dict[str, str] | None = None,
+                     published_only: Sequence[str] = PUBLISHED_ONLY_ROWS) -> pd.DataFrame:
+    """Each recomputed row followed by the published Table 1 row it stands beside, then the ``published_only`` rows.
 
-    Rows pair up as in :data:`POOLING_TO_TABLE1_ROW`. When the model was itself trained for
+    Rows pair up as in :data:`POOLING_TO_TABLE1_ROW`; a pooling the paper has no row for
+    (static, word_embeddings, first_last_avg, last2_avg) stands alone. When the model was itself trained for
     similarity with ``trained_pooling`` (see :func:`sentence_transformers_pooling`), that row
     is the trained model and stands beside SBERT-NLI-base instead. A ``source`` column says
     which rows ran here and which are quoted. ``row_models`` names another model for some
@@ -161,6 +155,8 @@ def beside_published(recomputed: pd.DataFrame, model_label: str, trained_pooling
         partner = POOLING_TO_TABLE1_ROW["trained"] if trained else POOLING_TO_TABLE1_ROW.get(name)
         if partner is not None:
             lines.append({"row": partner, "source": "published, SBERT Table 1", **published.loc[partner].to_dict()})
+    for row in published_only:
+        lines.append({"row": row, "source": "published only, SBERT Table 1 (not run here)", **published.loc[row].to_dict()})
     table = pd.DataFrame(lines).set_index("row")
     table.attrs["source"] = TABLE1_SOURCE
     return inherit_provenance(table, recomputed, {"published rows": TABLE1_SOURCE})
