@@ -9,20 +9,13 @@ from sklearn.decomposition import PCA
 
 from sbert_workbook.anisotropy import metrics as an
 from sbert_workbook.anisotropy import word_frequency as wf
+from sbert_workbook.evaluation.similarity import mean_cosine
 
 
 # ----------------------------------------------------------------------------- the cone
-def test_mean_cosine_equals_brute_force_over_all_distinct_pairs():
-    x = np.random.default_rng(0).normal(size=(40, 6)) + 0.5
-    unit = x / np.linalg.norm(x, axis=1, keepdims=True)
-    cos = unit @ unit.T
-    brute = cos[~np.eye(len(x), dtype=bool)].mean()
-    assert an.mean_cosine(x) == pytest.approx(brute, abs=1e-12)
-
-
 def test_isotropic_gaussian_has_mean_cosine_near_zero_and_a_flat_spectrum():
     x = np.random.default_rng(1).normal(size=(6000, 20))
-    assert abs(an.mean_cosine(x)) < 0.01
+    assert abs(mean_cosine(x)) < 0.01
     ratios = an.principal_variance_ratios(x)
     assert ratios.sum() == pytest.approx(1.0)
     assert ratios.max() < 1.3 / 20 and ratios.min() > 0.7 / 20
@@ -30,7 +23,7 @@ def test_isotropic_gaussian_has_mean_cosine_near_zero_and_a_flat_spectrum():
 
 def test_shifted_cone_has_high_mean_cosine_and_one_dominant_uncentred_direction():
     x = np.random.default_rng(2).normal(size=(2000, 20)) + 4.0  # common direction (1, …, 1)
-    assert an.mean_cosine(x) > 0.9
+    assert mean_cosine(x) > 0.9
     ratios = an.principal_variance_ratios(x, center=False)
     assert ratios[0] > 0.9
     # centring removes the shared direction: what is left is isotropic again
@@ -51,7 +44,7 @@ def test_random_pair_cosines_never_pair_a_vector_with_itself():
 
 def test_matrix_of_one_vector_is_rejected_with_a_clear_message():
     with pytest.raises(ValueError, match="at least 2 vectors"):
-        an.mean_cosine(np.ones((1, 3)))
+        an.principal_variance_ratios(np.ones((1, 3)))
 
 
 # ----------------------------------------------------------------------------- k nearest neighbours
@@ -144,30 +137,6 @@ def test_collapsed_embeddings_are_maximally_non_uniform():
     assert an.uniformity(np.ones((10, 3))) == pytest.approx(0.0)
 
 
-# ----------------------------------------------------------------------------- projections
-def test_svd_projection_keeps_the_cone_on_one_side_of_the_origin():
-    x = np.random.default_rng(8).normal(size=(200, 10)) + 3
-    points = an.project(x, "svd")
-    assert points.shape == (200, 3)
-    assert (np.abs(points[:, 0]) > 0).all() and len(set(np.sign(points[:, 0]))) == 1
-
-
-def test_pca_projection_matches_sklearn_up_to_sign():
-    x = np.random.default_rng(9).normal(size=(100, 6)) @ np.diag([4, 3, 2, 1, 1, 1])
-    expected = PCA(n_components=3).fit_transform(x)
-    assert np.allclose(np.abs(an.project(x, "pca")), np.abs(expected), atol=1e-8)
-
-
-def test_umap_projection_gives_finite_coordinates():
-    points = an.project(np.random.default_rng(10).normal(size=(40, 5)), "umap", seed=0)
-    assert points.shape == (40, 3) and np.isfinite(points).all()
-
-
-def test_unknown_projection_names_the_choices():
-    with pytest.raises(ValueError, match="svd, pca, umap"):
-        an.project(np.eye(4), "tsne")
-
-
 # ----------------------------------------------------------------------------- layer views on the real model
 def test_layer_views_agree_with_the_encoders_poolings(encoder):
     sentences = ["A man is playing a guitar.", "Dogs run.", "The weather today is sunny and warm in the city centre."]
@@ -180,7 +149,7 @@ def test_layer_views_agree_with_the_encoders_poolings(encoder):
     assert views["tokens"][0].shape == (real_tokens, encoder.hidden_size)
     table = an.layerwise_anisotropy(views)
     assert table.shape == (encoder.num_hidden_states, 3)
-    assert table.loc[2, "tokens"] == pytest.approx(an.mean_cosine(views["tokens"][2]))
+    assert table.loc[2, "tokens"] == pytest.approx(mean_cosine(views["tokens"][2]))
 
 
 # ----------------------------------------------------------------------------- word frequency

@@ -7,7 +7,7 @@ import pytest
 import sbert_workbook as sbw
 from sbert_workbook.published import SBERT_TABLE1
 from sbert_workbook.evaluation.baselines import (
-    TABLE1_ROWS, MultiPoolingEncoder, baseline_table, beside_published, pair_cosines, published_table1,
+    TABLE1_ROWS, MultiPoolingEncoder, baseline_table, beside_published, pair_cosine_per_encoder, published_table1,
     per_subset_sample, sentence_transformers_pooling,
 )
 
@@ -92,13 +92,13 @@ def test_static_and_word_embeddings_stand_alone_and_glove_is_published_only():
     assert TABLE1_ROWS is SBERT_TABLE1.rows  # one copy of the paper's numbers
 
 
-def test_pair_cosines_match_sentence_transformers(encoder, st_model):
+def test_pair_cosine_per_encoder_matches_sentence_transformers(encoder, st_model):
     multi = MultiPoolingEncoder(encoder, ("mean", "cls"))
-    cosines = pair_cosines({"mean": (multi, "mean"), "cls": (multi, "cls")}, SENTENCES[0], SENTENCES[1])
+    cosines = pair_cosine_per_encoder({"mean": (multi, "mean"), "cls": (multi, "cls")}, SENTENCES[0], SENTENCES[1])
     u, v = st_model.encode(SENTENCES[:2], convert_to_numpy=True)
     assert cosines["mean"] == pytest.approx(float(u @ v / np.linalg.norm(u) / np.linalg.norm(v)), abs=1e-5)
     with pytest.raises(ValueError, match="both boxes"):
-        pair_cosines({"mean": (multi, "mean")}, "  ", "a sentence")
+        pair_cosine_per_encoder({"mean": (multi, "mean")}, "  ", "a sentence")
 
 
 def test_per_subset_sample_keeps_every_subset_and_only_real_pairs(shared_data):

@@ -10,9 +10,8 @@ from sklearn.preprocessing import StandardScaler
 
 from sbert_workbook.calibration.calibrators import (Chain, FlowCalibrator, NullTopDirections, StandardNormalization, Whitening,
                                         choose_natsv_k, load_calibrator, save_calibrator)
-from sbert_workbook.calibration.plots import (k_selection_curve, log_likelihood_curve, principal_projection,
-                                              projection_figure, similarity_histograms)
-from sbert_workbook.evaluation.sts import cosine_similarity
+from sbert_workbook.calibration.plots import k_selection_curve, log_likelihood_curve, projection_figure, similarity_histograms
+from sbert_workbook.evaluation.similarity import cosine_similarity
 from sbert_workbook.calibration.lexical import edit_distance, edit_distances, lexical_correlations
 
 
@@ -131,11 +130,6 @@ def test_similarity_histograms_carry_the_values():
     figure = similarity_histograms({"before": [0.9, 0.8], "after": [0.1, -0.2, 0.3]})
     assert [trace.name.split(" ")[0] for trace in figure.data] == ["before", "after"]
     np.testing.assert_allclose(figure.data[1].x, [0.1, -0.2, 0.3])
-
-
-def test_principal_projection_matches_sklearn_pca(anisotropic):
-    ours, theirs = principal_projection(anisotropic, 2), PCA(2).fit_transform(anisotropic)
-    np.testing.assert_allclose(np.abs(ours), np.abs(theirs), atol=1e-8)
 
 
 @pytest.mark.parametrize("dims", [2, 3])

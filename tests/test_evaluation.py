@@ -7,8 +7,7 @@ from scipy.stats import pearsonr, spearmanr
 
 from sbert_workbook.data.loaders import StsData
 from sbert_workbook.evaluation.provenance import table_caption
-from sbert_workbook.evaluation.sts import (aggregate, correlations, cosine_similarity, evaluate_sts, evaluate_sts_data,
-                                           negative_euclidean, negative_manhattan)
+from sbert_workbook.evaluation.sts import aggregate, correlations, evaluate_sts, evaluate_sts_data
 
 
 def _data(scores, subsets=None, s1=None, s2=None):
@@ -29,13 +28,6 @@ def test_a_perfect_ranking_scores_100_and_a_reversed_one_minus_100():
     gold = np.array([0.0, 1.2, 2.5, 4.0, 5.0])
     assert correlations(gold ** 3, gold)["spearman"] == pytest.approx(100)
     assert correlations(-gold, gold)["spearman"] == pytest.approx(-100)
-
-
-def test_similarities_by_hand():
-    u, v = np.array([[1.0, 0.0], [1.0, 1.0]]), np.array([[0.0, 2.0], [2.0, 2.0]])
-    assert np.allclose(cosine_similarity(u, v), [0.0, 1.0])
-    assert np.allclose(negative_euclidean(u, v), [-np.sqrt(5), -np.sqrt(2)])
-    assert np.allclose(negative_manhattan(u, v), [-3.0, -2.0])
 
 
 def test_wmean_weights_subset_correlations_by_size_and_all_pools_pairs():

@@ -10,7 +10,7 @@ import os
 import numpy as np
 import pytest
 import torch
-from scipy.spatial.distance import cdist, pdist
+from scipy.spatial.distance import pdist
 
 from sbert_workbook.app import explorers
 from sbert_workbook.app import widgets
@@ -26,13 +26,6 @@ def shown(monkeypatch):
     displayed = []
     monkeypatch.setattr(widgets, "display", displayed.append)
     return displayed
-
-
-def test_cosine_helpers_match_scipy():
-    rng = np.random.default_rng(0)
-    a, b = rng.normal(size=(5, 8)), rng.normal(size=(3, 8))
-    np.testing.assert_allclose(explorers.cosine_matrix(a, b), 1 - cdist(a, b, "cosine"), atol=1e-12)
-    np.testing.assert_allclose(explorers.pair_cosines(a), 1 - pdist(a, "cosine"), atol=1e-12)
 
 
 def test_uncentred_view_shows_a_cone_far_from_the_origin_and_centring_opens_it():

@@ -9,7 +9,7 @@ import pytest
 import torch
 
 from sbert_workbook.mlm.tiny import (
-    FIRST_WORD_ID, IGNORE_LABEL, MASK_ID, TinyMlm, fit_correlations, logit_fit, mask_tokens, mean_pairwise_cosine,
+    FIRST_WORD_ID, IGNORE_LABEL, MASK_ID, TinyMlm, fit_correlations, logit_fit, mask_tokens,
 )
 from sbert_workbook.mlm.head import MissingMlmHeadError, load_mlm_head, top_k_table, top_predictions
 from sbert_workbook.mlm.toy_language import toy_language
@@ -129,13 +129,6 @@ def test_logit_fit_table(tiny, language):
     exact = np.exp(table["pmi_plus_log_p"]).groupby(table["context"]).sum()
     np.testing.assert_allclose(exact, 1.0)  # pmi + log p = log p(x|c): a distribution per context
     assert table.groupby("context")["logit_centered"].mean().abs().max() < 1e-5
-
-
-def test_mean_pairwise_cosine_by_hand():
-    vectors = torch.tensor([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
-    assert mean_pairwise_cosine(vectors) == pytest.approx((0 + 2 / math.sqrt(2)) / 3)
-    with pytest.raises(ValueError, match="at least 2"):
-        mean_pairwise_cosine(vectors[:1])
 
 
 def test_embedded_model_has_no_mlm_head_and_is_refused():

@@ -1,8 +1,10 @@
 """Measuring the anisotropy of an embedding space (``02_anisotropy.ipynb``).
 
-Pure functions on (n, dim) arrays or tensors: the mean cosine of random pairs (the
-"cone"), principal variance ratios, k nearest neighbours in chunks, the BERT-flow
-frequency-bucket table, and Wang & Isola's alignment and uniformity. One function,
+Pure functions on (n, dim) arrays or tensors: cosines of random pairs (the "cone"; their
+exact mean is :func:`~sbert_workbook.evaluation.similarity.mean_cosine`), principal variance
+ratios, k nearest neighbours in chunks, the BERT-flow frequency-bucket table, and Wang &
+Isola's alignment and uniformity. The 2-D/3-D pictures use
+:func:`~sbert_workbook.evaluation.projection.project`. One function,
 :func:`layer_views`, runs an encoder to collect per-layer vectors for them.
 """
 from __future__ import annotations
@@ -13,7 +15,9 @@ import numpy as np
 import pandas as pd
 import torch
 
+from sbert_workbook.evaluation.arrays import as_tensor
 from sbert_workbook.evaluation.provenance import inherit_provenance
+from sbert_workbook.evaluation.similarity import mean_cosine
 from sbert_workbook.published import BERT_FLOW_TABLE1, BERT_FLOW_TABLE1_SOURCE
 
 #: BERT-flow's frequency-rank buckets [0,100), [100,500), [500,5K), [5K, end).
@@ -23,26 +27,9 @@ BERT_FLOW_REFERENCE = {metric: BERT_FLOW_TABLE1[metric] for metric in ("mean L2 
 BERT_FLOW_SOURCE = BERT_FLOW_TABLE1_SOURCE
 
 
-def as_tensor(embeddings, dtype: torch.dtype = torch.float64) -> torch.Tensor:
-    """A 2-D CPU tensor from an array or tensor, with a clear error for anything else."""
-    x = embeddings.detach().cpu() if isinstance(embeddings, torch.Tensor) else torch.as_tensor(np.asarray(embeddings))
-    if x.ndim != 2 or x.shape[0] < 2:
-        raise ValueError(f"Expected a matrix of at least 2 vectors, shape (n, dim); got shape {tuple(x.shape)}.")
-    return x.to(dtype)
-
-
-def mean_cosine(embeddings) -> float:
-    """Mean cos(x_i, x_j) over all pairs i ≠ j, exactly: (‖Σ x̂_i‖² − n) / (n(n − 1)), x̂ = x/‖x‖."""
-    x = torch.nn.functional.normalize(as_tensor(embeddings), dim=1)
-    n = x.shape[0]
-    if n < 2:
-        raise ValueError(f"The mean pairwise cosine needs at least 2 vectors, got {n}.")
-    return float((x.sum(dim=0).square().sum() - n) / (n * (n - 1)))
-
-
 def random_pair_cosines(embeddings, n_pairs: int = 2000, seed: int = 0) -> np.ndarray:
     """cos(x_i, x_j) for ``n_pairs`` random pairs with i ≠ j (a histogram of the cone)."""
-    x = torch.nn.functional.normalize(as_tensor(embeddings), dim=1)
+    x = torch.nn.functional.normalize(as_tensor(embeddings, min_rows=2), dim=1)
     rng = np.random.default_rng(seed)
     i = rng.integers(0, len(x), n_pairs)
     j = (i + rng.integers(1, len(x), n_pairs)) % len(x)  # never equal to i
@@ -55,7 +42,7 @@ def principal_variance_ratios(embeddings, center: bool = True) -> np.ndarray:
     Uncentred (``center=False``) the first ratio is the share of ‖X‖² along one common
     direction: close to 1 for a narrow cone, about 1/dim for an isotropic cloud.
     """
-    x = as_tensor(embeddings)
+    x = as_tensor(embeddings, min_rows=2)
     if center:
         x = x - x.mean(dim=0)
     squared = torch.linalg.svdvals(x).square()
@@ -68,7 +55,7 @@ def knn(embeddings, k: int, queries: Sequence[int] | np.ndarray | None = None, c
     ``queries`` are row indices (all rows by default). Rows are compared in chunks of
     ``chunk_size`` queries, so memory is chunk_size × n, never n × n.
     """
-    x = as_tensor(embeddings, torch.float32)
+    x = as_tensor(embeddings, torch.float32, min_rows=2)
     queries = torch.arange(len(x)) if queries is None else torch.as_tensor(np.asarray(queries), dtype=torch.long)
     if not 1 <= k < len(x):
         raise ValueError(f"k={k} needs 1 ≤ k < number of vectors ({len(x)}).")
@@ -110,7 +97,7 @@ def frequency_bucket_table(embeddings, ranks, buckets=BERT_FLOW_BUCKETS, k_value
     norms always use all of them).
     """
     ranks = np.asarray(ranks)
-    x = as_tensor(embeddings, torch.float32)
+    x = as_tensor(embeddings, torch.float32, min_rows=2)
     if len(ranks) != len(x):
         raise ValueError(f"{len(ranks)} ranks for {len(x)} vectors: give one rank per row (-1 = leave out).")
     kept = np.flatnonzero(ranks >= 0)
@@ -148,8 +135,8 @@ def reference_beside(table: pd.DataFrame, reference=BERT_FLOW_REFERENCE) -> pd.D
 
 def alignment(x, y, alpha: float = 2.0) -> float:
     """ℓ_align = E ‖f(x) − f(y)‖^α over positive pairs (x_i, y_i), on unit-normalised vectors."""
-    x = torch.nn.functional.normalize(as_tensor(x), dim=1)
-    y = torch.nn.functional.normalize(as_tensor(y), dim=1)
+    x = torch.nn.functional.normalize(as_tensor(x, min_rows=2), dim=1)
+    y = torch.nn.functional.normalize(as_tensor(y, min_rows=2), dim=1)
     if x.shape != y.shape:
         raise ValueError(f"Pairs need equal shapes; got {tuple(x.shape)} and {tuple(y.shape)}.")
     return float((x - y).norm(dim=1).pow(alpha).mean())
@@ -157,7 +144,7 @@ def alignment(x, y, alpha: float = 2.0) -> float:
 
 def uniformity(embeddings, t: float = 2.0, chunk_size: int = 1024) -> float:
     """ℓ_uniform = log E_{i<j} exp(−t ‖f(x_i) − f(x_j)‖²) on unit-normalised vectors (chunked)."""
-    x = torch.nn.functional.normalize(as_tensor(embeddings), dim=1)
+    x = torch.nn.functional.normalize(as_tensor(embeddings, min_rows=2), dim=1)
     n, total = len(x), torch.zeros((), dtype=torch.float64)
     for start in range(0, n, chunk_size):
         block = x[start:start + chunk_size]
@@ -195,33 +182,3 @@ def layerwise_anisotropy(views: dict) -> pd.DataFrame:
     table = pd.DataFrame({name: [mean_cosine(layer) for layer in layers] for name, layers in views.items()})
     table.index.name = "layer (0 = embeddings)"
     return table
-
-
-PROJECTIONS = {
-    "svd": "uncentred PCA: top singular directions, origin kept (shows the cone)",
-    "pca": "PCA: centred, the cone's common direction removed",
-    "umap": "UMAP: neighbourhoods, not distances to the origin",
-}
-
-
-def project(embeddings, method: str = "svd", n_components: int = 3, seed: int = 0) -> np.ndarray:
-    """Coordinates of each row in ``n_components`` dimensions by one of :data:`PROJECTIONS`.
-
-    'svd' keeps the origin at 0, so a cone stays a cone; 'pca' centres first; 'umap'
-    (umap-learn; its first call compiles with numba: ~30-50 s on 2 busy CPU cores) keeps neighbourhoods.
-    """
-    x = as_tensor(embeddings)
-    if method in ("svd", "pca"):
-        if method == "pca":
-            x = x - x.mean(dim=0)
-        _, _, vh = torch.linalg.svd(x, full_matrices=False)
-        directions = vh[:n_components]
-        largest = directions.gather(1, directions.abs().argmax(dim=1, keepdim=True))
-        directions = directions * torch.where(largest < 0, -1.0, 1.0).to(directions.dtype)  # a fixed sign convention
-        return (x @ directions.T).numpy()
-    if method == "umap":
-        import umap
-
-        reducer = umap.UMAP(n_components=n_components, random_state=seed, n_neighbors=min(15, len(x) - 1), n_jobs=1)
-        return reducer.fit_transform(x.float().numpy())
-    raise ValueError(f"Unknown projection {method!r}: choose one of {', '.join(PROJECTIONS)}.")

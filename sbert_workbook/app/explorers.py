@@ -21,8 +21,9 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from sbert_workbook.anisotropy.metrics import mean_cosine
 from sbert_workbook.app.widgets import interactive_figure
+from sbert_workbook.evaluation.projection import project
+from sbert_workbook.evaluation.similarity import all_pair_cosines, cosine_matrix, mean_cosine
 
 OWN_PAIR = "(type your own sentences)"
 
@@ -34,26 +35,13 @@ def unit_rows(vectors: np.ndarray) -> np.ndarray:
     return vectors / np.maximum(norms, 1e-12)
 
 
-def cosine_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """cos(a_i, b_j) = a_i·b_j / (‖a_i‖ ‖b_j‖) for every row i of ``a`` and j of ``b``."""
-    return unit_rows(a) @ unit_rows(b).T
-
-
-def pair_cosines(vectors: np.ndarray) -> np.ndarray:
-    """cos(v_i, v_j) for every pair i < j of different sentences (the anisotropy sample)."""
-    upper = np.triu_indices(len(vectors), k=1)
-    return cosine_matrix(vectors, vectors)[upper]
-
-
 def uncentred_2d(vectors: np.ndarray) -> np.ndarray:
     """Unit vectors projected on their top-2 singular directions, *without* centring.
 
     Unlike PCA this keeps the origin, so a narrow cone of directions shows up as a cloud
     far to one side of (0, 0); after centring the cloud surrounds the origin. (The
-    projection is :func:`sbert_workbook.anisotropy.metrics.project`'s ``"svd"``, from ``02_anisotropy.ipynb``.)
+    projection is :func:`sbert_workbook.evaluation.projection.project`'s ``"svd"``, from ``02_anisotropy.ipynb``.)
     """
-    from sbert_workbook.anisotropy.metrics import project
-
     return project(unit_rows(vectors), "svd", n_components=2)
 
 
@@ -116,7 +104,7 @@ def embedding_figure(layer_vectors: np.ndarray, layer: int, centre: bool = False
     if centre:
         layer_vectors = layer_vectors - layer_vectors.mean(axis=1, keepdims=True)
     means = [mean_cosine(v) for v in layer_vectors]
-    cosines, points = pair_cosines(layer_vectors[layer]), uncentred_2d(layer_vectors[layer])
+    cosines, points = all_pair_cosines(layer_vectors[layer]), uncentred_2d(layer_vectors[layer])
     fig = make_subplots(rows=1, cols=3, horizontal_spacing=0.08, subplot_titles=(
         "cosine of different sentences", "directions, top-2 singular axes (origin at the cross)", "mean cosine per layer"))
     fig.add_trace(go.Histogram(x=cosines, xbins=dict(start=-1, end=1, size=0.05), name="pairs"), row=1, col=1)

@@ -16,11 +16,12 @@ import warnings
 from collections.abc import Sequence
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 import torch
 
-from sbert_workbook.evaluation.sts import AGGREGATION_MEANING, aggregate, cosine_similarity, correlations
+from sbert_workbook.evaluation.arrays import as_tensor
+from sbert_workbook.evaluation.similarity import cosine_similarity
+from sbert_workbook.evaluation.sts import AGGREGATION_MEANING, aggregate, correlations
 from sbert_workbook.settings import torch_threads
 
 #: Published BERT-base rows on the STS-B test set (Spearman × 100): Li et al. (2020), Tables 1 and 5, and
@@ -46,7 +47,7 @@ class Calibrator:
 
     def fit(self, embeddings) -> Calibrator:
         """Learn the calibration from ``embeddings`` (n, dim); returns self."""
-        u = _as_tensor(embeddings)
+        u = as_tensor(embeddings, finite=True)
         if len(u) < 2:
             raise ValueError(f"{self.name} needs at least 2 embeddings to fit, got {len(u)}.")
         self.dim_ = u.shape[1]
@@ -58,7 +59,7 @@ class Calibrator:
         """The calibrated embeddings, float32; the input must have the fitted size."""
         if self.dim_ is None:
             raise RuntimeError(f"{self.name} is not fitted yet: call .fit(embeddings) first.")
-        u = _as_tensor(embeddings)
+        u = as_tensor(embeddings, finite=True)
         if u.shape[1] != self.dim_:
             raise ValueError(f"{self.name} was fitted on {self.dim_}-dimensional embeddings but got {u.shape[1]}-dimensional "
                              "ones. Fit it on embeddings from the same model and pooling, or refit.")
@@ -305,14 +306,3 @@ def calibration_table(bank, view: str, test_sets: dict, fit_sentences: dict, met
             f"{key} = {len(value)} sentences" for key, value in fit_sentences.items() if key not in test_sets),
     }
     return table, fitted
-
-
-def _as_tensor(embeddings) -> torch.Tensor:
-    if isinstance(embeddings, np.ndarray):
-        embeddings = torch.from_numpy(embeddings)
-    u = torch.as_tensor(embeddings).detach().cpu().double()
-    if u.ndim != 2:
-        raise ValueError(f"Expected a 2-D array of embeddings (n, dim), got shape {tuple(u.shape)}.")
-    if not torch.isfinite(u).all():
-        raise ValueError("The embeddings contain NaN or infinite values; check how they were computed.")
-    return u

@@ -11,12 +11,14 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+import numpy as np
 import torch
 from tqdm.auto import tqdm
 
 from sbert_workbook.data.loaders import load_nli, load_sts
 from sbert_workbook.calibration.flow import Glow
 from sbert_workbook.encoding.pooling import pool
+from sbert_workbook.evaluation.arrays import as_tensor
 from sbert_workbook.evaluation.provenance import describe_model
 from sbert_workbook.settings import torch_threads
 
@@ -112,13 +114,12 @@ def flow_embed(flow: Glow, embeddings: torch.Tensor, batch_size: int = 4096) -> 
 
 
 def _checked_embeddings(embeddings, dim: int) -> torch.Tensor:
-    embeddings = torch.as_tensor(embeddings, dtype=torch.float32)
-    if embeddings.ndim != 2 or embeddings.shape[1] != dim:
-        raise ValueError(f"Expected embeddings of shape (n, {dim}) for this flow, got {tuple(embeddings.shape)}. "
+    """:func:`~sbert_workbook.evaluation.arrays.as_tensor` in float32, after checking that the rows fit a flow of ``dim``."""
+    shape = np.shape(embeddings)
+    if len(shape) != 2 or shape[1] != dim:
+        raise ValueError(f"Expected embeddings of shape (n, {dim}) for this flow, got {tuple(shape)}. "
                          "Build the flow with Glow(dim=embeddings.shape[1]).")
-    if not torch.isfinite(embeddings).all():
-        raise ValueError("The embeddings contain NaN or infinite values; check how they were computed.")
-    return embeddings
+    return as_tensor(embeddings, torch.float32, finite=True)
 
 
 def _epoch_orders(n: int, epochs: float, batch_size: int, generator) -> torch.Tensor:

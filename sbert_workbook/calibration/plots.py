@@ -7,7 +7,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from sbert_workbook.evaluation.sts import _as_array
+from sbert_workbook.evaluation.projection import project
 
 
 def similarity_histograms(similarities: Mapping[str, Sequence[float]], title: str = "Cosine similarity of STS pairs",
@@ -20,16 +20,6 @@ def similarity_histograms(similarities: Mapping[str, Sequence[float]], title: st
                                       histnorm="probability", opacity=0.6))
     figure.update_layout(barmode="overlay", title=title, xaxis_title="cosine similarity", yaxis_title="share of pairs")
     return figure
-
-
-def principal_projection(embeddings, dims: int = 2) -> np.ndarray:
-    """The embeddings projected on their first ``dims`` principal components (centred SVD)."""
-    x = _as_array(embeddings)
-    if x.ndim != 2 or x.shape[1] < dims or len(x) < 2:
-        raise ValueError(f"Need at least 2 embeddings with at least {dims} dimensions, got shape {x.shape}.")
-    centred = x - x.mean(axis=0)
-    _, _, vh = np.linalg.svd(centred, full_matrices=False)
-    return centred @ vh[:dims].T
 
 
 def projection_figure(views: Mapping[str, object], color: Sequence[float] | None = None, dims: int = 2,
@@ -45,9 +35,7 @@ def projection_figure(views: Mapping[str, object], color: Sequence[float] | None
     specs = [[{"type": "scene" if dims == 3 else "xy"} for _ in names]]
     figure = make_subplots(rows=1, cols=len(names), subplot_titles=names, specs=specs)
     for col, name in enumerate(names, start=1):
-        x = _as_array(views[name])
-        _, _, vh = np.linalg.svd(x - x.mean(axis=0), full_matrices=False)
-        points = x @ vh[:dims].T
+        points = project(views[name], "pca", n_components=dims, keep_origin=True)
         marker = {"size": 3, "color": color, "colorscale": "Viridis", "showscale": col == len(names) and color is not None}
         coords = {axis: points[:, i] for i, axis in enumerate("xyz"[:dims])}
         trace = go.Scatter3d(mode="markers", marker=marker, name=name, **coords) if dims == 3 else \

@@ -15,7 +15,8 @@ import torch
 
 from sbert_workbook.data.records import StsData
 from sbert_workbook.data.registry import SEVEN_STS_SETS
-from sbert_workbook.evaluation.sts import cosine_similarity, evaluate_sts
+from sbert_workbook.evaluation.similarity import cosine_similarity
+from sbert_workbook.evaluation.sts import evaluate_sts
 from sbert_workbook.encoding.pooling import POOLINGS, pool
 from sbert_workbook.evaluation.provenance import inherit_provenance
 from sbert_workbook.encoding.text_input import checked_sentences
@@ -162,7 +163,7 @@ def beside_published(recomputed: pd.DataFrame, model_label: str, trained_pooling
     return inherit_provenance(table, recomputed, {"published rows": TABLE1_SOURCE})
 
 
-def pair_cosines(encoders: dict[str, object], sentence1: str, sentence2: str) -> dict[str, float]:
+def pair_cosine_per_encoder(encoders: dict[str, object], sentence1: str, sentence2: str) -> dict[str, float]:
     """cos(u, v) of one sentence pair under each labelled (encoder, pooling): ``{label: cosine}``.
 
     ``encoders`` maps a label to ``(encoder, pooling)``; a :class:`MultiPoolingEncoder`

@@ -1,7 +1,7 @@
 """STS evaluation: rank correlation between model similarity and human scores.
 
-Introduced in ``03_pooling_and_sts.ipynb``. Every similarity is "higher = more similar"
-(distances are negated); correlations are scipy's, reported × 100.
+Introduced in ``03_pooling_and_sts.ipynb``. The similarities themselves (all "higher = more
+similar") live in :mod:`sbert_workbook.evaluation.similarity`; correlations are scipy's, reported × 100.
 """
 from __future__ import annotations
 
@@ -9,53 +9,18 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 import pandas as pd
-import torch
 from scipy.stats import pearsonr, spearmanr
 
 from sbert_workbook.data.loaders import StsData, load_sts
 from sbert_workbook.data.registry import SEVEN_STS_SETS
+from sbert_workbook.evaluation.arrays import as_array
 from sbert_workbook.evaluation.provenance import describe_model
+from sbert_workbook.evaluation.similarity import SIMILARITIES
 
 AGGREGATIONS = ("all", "wmean")
 AGGREGATION_MEANING = {
     "all": "pairs of all subsets pooled into one correlation (SBERT, SimCSE, MTEB)",
     "wmean": "subset correlations averaged, weighted by subset size (SentEval 'all', BERT-flow, BERT-whitening)",
-}
-
-
-def _as_array(embeddings) -> np.ndarray:
-    if isinstance(embeddings, torch.Tensor):
-        embeddings = embeddings.detach().float().cpu().numpy()
-    return np.asarray(embeddings, dtype=np.float64)
-
-
-def cosine_similarity(u, v) -> np.ndarray:
-    """cos(u_i, v_i) = u_i·v_i / (‖u_i‖ ‖v_i‖), row by row."""
-    u, v = _as_array(u), _as_array(v)
-    norms = np.linalg.norm(u, axis=1) * np.linalg.norm(v, axis=1)
-    return (u * v).sum(axis=1) / np.maximum(norms, 1e-12)
-
-
-def dot_similarity(u, v) -> np.ndarray:
-    """u_i·v_i, row by row."""
-    return (_as_array(u) * _as_array(v)).sum(axis=1)
-
-
-def negative_euclidean(u, v) -> np.ndarray:
-    """−‖u_i − v_i‖₂, so that closer pairs score higher."""
-    return -np.linalg.norm(_as_array(u) - _as_array(v), axis=1)
-
-
-def negative_manhattan(u, v) -> np.ndarray:
-    """−‖u_i − v_i‖₁, so that closer pairs score higher."""
-    return -np.abs(_as_array(u) - _as_array(v)).sum(axis=1)
-
-
-SIMILARITIES: dict[str, Callable] = {
-    "cosine": cosine_similarity,
-    "dot": dot_similarity,
-    "euclidean": negative_euclidean,
-    "manhattan": negative_manhattan,
 }
 
 
@@ -91,7 +56,7 @@ def score_pairs(embed: Callable[[list[str]], object], data: StsData, similarity:
         raise ValueError(f"Unknown similarity {similarity!r}; choose one of {', '.join(SIMILARITIES)}.")
     unique = list(dict.fromkeys(data.sentences1 + data.sentences2))
     position = {sentence: i for i, sentence in enumerate(unique)}
-    embeddings = _as_array(embed(unique))
+    embeddings = as_array(embed(unique))
     if not np.isfinite(embeddings).all():
         raise ValueError(f"The embeddings of {data.name} contain NaN or infinite values; nothing was scored.")
     u = embeddings[[position[s] for s in data.sentences1]]

@@ -13,7 +13,7 @@ import pandas as pd
 import torch
 from tqdm.auto import tqdm
 
-from sbert_workbook.anisotropy.metrics import mean_cosine as mean_pairwise_cosine
+from sbert_workbook.evaluation.similarity import mean_cosine
 from sbert_workbook.mlm.head import top_k_table
 from sbert_workbook.settings import torch_threads
 from sbert_workbook.mlm.toy_language import HIDDEN, MarkovLanguage
@@ -154,8 +154,8 @@ class TinyMlm:
         exact = truth[np.arange(len(words)), positions.numpy() - 1]
         model_log_q = torch.log_softmax((h_c @ weight.T + bias)[:, FIRST_WORD_ID:], dim=-1).numpy()
         return {
-            "context_mean_cosine": mean_pairwise_cosine(hidden),
-            "sentence_mean_cosine": mean_pairwise_cosine(sentences),
+            "context_mean_cosine": mean_cosine(hidden),
+            "sentence_mean_cosine": mean_cosine(sentences),
             "norm_logfreq_pearson": _pearson(weight[FIRST_WORD_ID:].norm(dim=-1).numpy(), log_p),
             "bias_logfreq_pearson": _pearson(bias[FIRST_WORD_ID:].numpy(), log_p),
             "kl_to_truth": float(np.mean(np.sum(exact * (np.log(exact) - model_log_q), axis=1))),

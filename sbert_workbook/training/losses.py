@@ -13,6 +13,8 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
+from sbert_workbook.evaluation.similarity import cosine_matrix
+
 #: The pieces the classification objective can concatenate, in sentence-transformers' order.
 PAIR_FEATURES = {
     "u": lambda u, v: u,
@@ -60,11 +62,6 @@ def triplet_loss(anchor: torch.Tensor, positive: torch.Tensor, negative: torch.T
     to_positive = torch.linalg.vector_norm(anchor - positive, dim=-1)
     to_negative = torch.linalg.vector_norm(anchor - negative, dim=-1)
     return F.relu(to_positive - to_negative + margin).mean()
-
-
-def cosine_matrix(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
-    """cos(a_i, b_j) for every i, j: shape (len(a), len(b))."""
-    return F.normalize(a, dim=-1) @ F.normalize(b, dim=-1).T
 
 
 def multiple_negatives_ranking_loss(
