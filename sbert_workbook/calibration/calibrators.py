@@ -24,18 +24,6 @@ from sbert_workbook.evaluation.similarity import cosine_similarity
 from sbert_workbook.evaluation.sts import AGGREGATION_MEANING, aggregate, correlations
 from sbert_workbook.settings import torch_threads
 
-#: Published BERT-base rows on the STS-B test set (Spearman × 100): Li et al. (2020), Tables 1 and 5, and
-#: Su et al. (2021) for whitening. "first_last_avg" is what the BERT-flow code calls "last2avg".
-PUBLISHED_STSB = {
-    "BERT-base, last-layer mean": 47.29,
-    "BERT-base, first_last_avg": 59.04,
-    "BERT-base, first_last_avg + flow (target)": 70.72,
-    "BERT-base, first_last_avg + whitening (target)": 71.34,
-    "BERT-base + SN (BERT-flow Table 5)": 55.46,
-    "BERT-base + NATSV k=10 (Table 5)": 60.40,
-    "BERT-base + SN + NATSV k=6 (Table 5)": 63.51,
-}
-
 
 class Calibrator:
     """Base class: subclasses implement ``_fit`` and ``_transform`` on float64 tensors."""
