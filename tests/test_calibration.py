@@ -150,13 +150,16 @@ def test_log_likelihood_curve_running_mean_and_k_curve():
 
 
 # ----------------------------------------------------------------------------- frozen embeddings
-def test_encode_views_matches_encoder_encode(encoder):
-    from sbert_workbook.calibration.flow_fit import encode_views
+def test_embedding_bank_looks_up_the_views_by_sentence(encoder):  # the views themselves: tests/test_views.py
+    from sbert_workbook.calibration.flow_fit import EmbeddingBank
 
     sentences = ["A man is playing a guitar.", "Short one.", "A much longer sentence about the weather in spring."]
-    views = encode_views(encoder, sentences, ["mean", "cls", "static"], batch_size=2)
-    for pooling, vectors in views.items():
-        torch.testing.assert_close(vectors, encoder.encode(sentences, pooling=pooling), atol=1e-5, rtol=1e-4)
+    bank = EmbeddingBank.encode(encoder, sentences + sentences[:1], ["mean", "cls"], batch_size=2, progress=False)
+    for pooling in ("mean", "cls"):
+        asked = [sentences[2], sentences[0]]
+        torch.testing.assert_close(bank.get(pooling, asked), encoder.encode(asked, pooling=pooling), atol=1e-5, rtol=0)
+    with pytest.raises(KeyError, match="never encoded"):
+        bank.get("mean", ["Not in the bank."])
 
 
 

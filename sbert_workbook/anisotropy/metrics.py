@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 import torch
 
+from sbert_workbook.encoding.views import layer_vectors
 from sbert_workbook.evaluation.arrays import as_tensor
 from sbert_workbook.evaluation.provenance import inherit_provenance
 from sbert_workbook.evaluation.similarity import mean_cosine
@@ -158,22 +159,13 @@ def layer_views(encoder, sentences: Sequence[str], batch_size: int = 32, max_tok
     """Per-layer vectors from one pass: {'mean': [...], 'cls': [...], 'tokens': [...]}, one (n, dim) array per layer.
 
     'mean' and 'cls' are sentence vectors; 'tokens' holds at most ``max_tokens`` random
-    contextual token vectors ([CLS] and [SEP] left out), the same tokens in every layer.
+    contextual token vectors ([CLS] and [SEP] left out), the same tokens in every layer. The
+    encoding is :func:`sbert_workbook.encoding.views.layer_vectors`'s; this picks the tokens.
     """
-    means, cls, tokens = [], [], []
-    for start in range(0, len(sentences), batch_size):
-        states, mask = encoder.hidden_states(list(sentences[start:start + batch_size]))
-        mask = mask.to(states[0].device)
-        inner = mask.clone()
-        inner[:, 0] = 0  # [CLS]
-        inner[torch.arange(len(mask)), mask.sum(dim=1) - 1] = 0  # [SEP], the last real token
-        weights = mask.unsqueeze(-1).float()
-        means.append(torch.stack([(h * weights).sum(1) / weights.sum(1) for h in states]).cpu())
-        cls.append(torch.stack([h[:, 0] for h in states]).cpu())
-        tokens.append(torch.stack([h[inner.bool()] for h in states]).cpu())
-    tokens = torch.cat(tokens, dim=1)
+    vectors = layer_vectors(encoder, sentences, ("mean", "cls", "tokens"), batch_size)
+    tokens = torch.cat(vectors["tokens"], dim=1)  # sentence after sentence, in input order
     keep = np.sort(np.random.default_rng(seed).permutation(tokens.shape[1])[:max_tokens])
-    return {"mean": list(torch.cat(means, dim=1).numpy()), "cls": list(torch.cat(cls, dim=1).numpy()),
+    return {"mean": list(vectors["mean"].numpy()), "cls": list(vectors["cls"].numpy()),
             "tokens": list(tokens[:, keep].numpy())}
 
 

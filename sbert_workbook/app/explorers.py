@@ -55,14 +55,13 @@ def token_vectors(encoder, sentence: str) -> tuple[list[str], np.ndarray]:
 
 
 def layer_sentence_vectors(encoder, sentences: Sequence[str], batch_size: int = 32) -> np.ndarray:
-    """Mean-pooled sentence vectors at every hidden state: shape (layers, n, dim)."""
-    from sbert_workbook.encoding.pooling import mean_pooling
+    """Mean-pooled sentence vectors at every hidden state, as the NumPy array (layers, n, dim) the figures read.
 
-    per_batch = []
-    for start in range(0, len(sentences), batch_size):
-        states, mask = encoder.hidden_states(list(sentences[start:start + batch_size]))
-        per_batch.append(np.stack([mean_pooling(s, mask.to(s.device)).cpu().numpy() for s in states]))
-    return np.concatenate(per_batch, axis=1)
+    The encoding is :func:`sbert_workbook.encoding.views.layer_vectors`'s (``02_anisotropy.ipynb``).
+    """
+    from sbert_workbook.encoding.views import layer_vectors
+
+    return layer_vectors(encoder, sentences, ("mean",), batch_size)["mean"].numpy()
 
 
 # ----------------------------------------------------------------------------- figures

@@ -2,8 +2,9 @@
 
 BERT-flow keeps BERT frozen and fits only the flow, unsupervised, for one epoch with Adam
 (lr 1e-3): on the evaluation sentences themselves, without their labels ("target"), or on
-NLI sentences ("NLI"). The loss is the negative log-likelihood −mean log p(u) of
-:meth:`~sbert_workbook.calibration.flow.Glow.log_prob`; we report its negative per dimension (nats/dim).
+NLI sentences ("NLI"), both listed by :mod:`sbert_workbook.data.corpora`. The loss is the
+negative log-likelihood −mean log p(u) of :meth:`~sbert_workbook.calibration.flow.Glow.log_prob`;
+we report its negative per dimension (nats/dim).
 """
 from __future__ import annotations
 
@@ -15,16 +16,11 @@ import numpy as np
 import torch
 from tqdm.auto import tqdm
 
-from sbert_workbook.data.loaders import load_nli, load_sts
 from sbert_workbook.calibration.flow import Glow
-from sbert_workbook.encoding.pooling import pool
+from sbert_workbook.encoding.views import encode_views
 from sbert_workbook.evaluation.arrays import as_tensor
 from sbert_workbook.evaluation.provenance import describe_model
 from sbert_workbook.settings import torch_threads
-
-TRAINING_SOURCES = ("target", "nli")
-#: Splits whose sentences (labels unused) make up "target" training data, per data set.
-TARGET_SPLITS = {"stsb": ("train", "dev", "test"), "sickr": ("train", "trial", "test")}
 
 
 class FlowTrainingError(RuntimeError):
@@ -131,47 +127,13 @@ def _epoch_orders(n: int, epochs: float, batch_size: int, generator) -> torch.Te
     return order
 
 
-# ----------------------------------------------------------------------------- training sentences
-def target_sentences(name: str, data_dir=None, limit: int | None = None) -> list[str]:
-    """The unlabeled sentences of data set ``name`` ("target" training): all its splits for STS-B and SICK-R."""
-    sentences = []
-    for split in TARGET_SPLITS.get(name, ("test",)):
-        data = load_sts(name, split, data_dir=data_dir, limit=limit)
-        sentences += data.sentences1 + data.sentences2
-    return list(dict.fromkeys(sentences))
-
-
-def nli_sentences(names: Sequence[str] = ("snli", "mnli"), data_dir=None, limit: int | None = None) -> list[str]:
-    """Premises and hypotheses of the NLI sets we hold (SNLI and MultiNLI dev), each sentence once."""
-    sentences = []
-    for name in names:
-        data = load_nli(name, data_dir=data_dir, limit=limit)
-        sentences += data.premises + data.hypotheses
-    return list(dict.fromkeys(sentences))
-
-
-def encode_views(encoder, sentences: Sequence[str], poolings: Sequence[str], batch_size: int = 64,
-                 progress: bool = False) -> dict[str, torch.Tensor]:
-    """Several poolings of the same frozen forward pass: {pooling: (n, dim) float32 tensor}.
-
-    Sentences are sorted by length and batched, so each is run through the model once.
-    """
-    sentences = list(sentences)
-    order = sorted(range(len(sentences)), key=lambda i: -len(sentences[i]))
-    pooled = {name: [] for name in poolings}
-    for start in tqdm(range(0, len(order), batch_size), disable=not progress, desc="encoding", unit="batch"):
-        states, mask = encoder.hidden_states([sentences[i] for i in order[start:start + batch_size]])
-        for name in poolings:
-            pooled[name].append(pool(states, mask, name).float().cpu())
-    views = {}
-    for name, chunks in pooled.items():
-        views[name] = torch.empty(len(sentences), chunks[0].shape[1])
-        views[name][order] = torch.cat(chunks)
-    return views
-
-
+# ----------------------------------------------------------------------------- frozen embeddings
 class EmbeddingBank:
-    """Frozen embeddings of many sentences under several poolings ("views"), looked up by sentence."""
+    """Frozen embeddings of many sentences under several poolings ("views"), looked up by sentence.
+
+    The vectors come from :func:`sbert_workbook.encoding.views.encode_views`; the bank adds the
+    lookup by sentence and a description of the model for the tables' provenance.
+    """
 
     def __init__(self, sentences: Sequence[str], views: dict[str, torch.Tensor], description: str = ""):
         self.position = {sentence: i for i, sentence in enumerate(sentences)}
@@ -182,7 +144,7 @@ class EmbeddingBank:
                progress: bool = True) -> EmbeddingBank:
         """Encode each distinct sentence once, under every pooling in ``poolings``."""
         unique = list(dict.fromkeys(sentences))
-        views = encode_views(encoder, unique, poolings, batch_size, progress)
+        views = encode_views(encoder, unique, poolings, batch_size, progress=progress)
         return cls(unique, views, f"{describe_model(encoder)}; poolings {', '.join(poolings)}")
 
     def get(self, view: str, sentences: Sequence[str]) -> torch.Tensor:

@@ -2,7 +2,8 @@
 
 ``00_start_here.ipynb`` shows the registry and where each set was found;
 ``03_pooling_and_sts.ipynb`` loads STS and NLI pairs with :func:`load_sts` and :func:`load_nli`.
-Data flows one way: ``registry`` → ``finding`` / ``readers`` / ``hub`` → ``loaders``; ``records``
+Data flows one way: ``registry`` → ``finding`` / ``readers`` / ``hub`` → ``loaders`` → ``corpora``
+(plain sentence lists: a search corpus, BERT-flow's unlabeled fitting sentences in ``05``); ``records``
 holds the typed results and the two errors.
 """
 from sbert_workbook.data.finding import find_local

@@ -2,6 +2,7 @@
 
 ``resolve`` finds a model (local folder, Hugging Face cache or hub, embedded copy; ``00``),
 ``encoder`` runs it with token-length batching and out-of-memory back-off, ``pooling`` holds
-CLS / mean / max and the layer averages, ``onnx_backend`` runs the same network in ONNX Runtime,
-``text_input`` checks what the user passed.
+CLS / mean / max and the layer averages, ``views`` pools one forward pass many ways (several
+poolings at once, vectors at every layer; ``02``, ``05``), ``onnx_backend`` runs the same network
+in ONNX Runtime, ``text_input`` checks what the user passed.
 """

@@ -100,6 +100,29 @@ class Encoder:
         length and batched so that padding is minimal; sentences longer than ``max_length``
         tokens are truncated, with one warning per call that says how many were cut.
         """
+        needs_all_layers = layers is not None or pooling not in TOKEN_POOLING_FUNCTIONS
+        pool_batch = lambda batch: {"vectors": self._pool_batch(batch, pooling, layers, needs_all_layers)}  # noqa: E731
+        embeddings = self._run_in_batches(sentences, pool_batch, batch_size, max_length, show_progress)["vectors"]
+        if normalize:
+            embeddings = torch.nn.functional.normalize(embeddings, dim=-1)
+        return embeddings
+
+    def summarize_hidden_states(self, sentences: Sequence[str] | str, summarize, batch_size: int = 32,
+                                max_length: int | None = None, show_progress: bool | None = None) -> dict:
+        """``summarize(hidden_states, attention_mask)`` for every sentence, from one forward pass per batch.
+
+        ``summarize`` gets one batch's float32 hidden states (a tuple, as :meth:`hidden_states`
+        gives them) and returns ``{name: values}``, each a tensor with one row per sentence of
+        the batch or a list with one item per sentence. The answer holds, per name, a tensor
+        (n, ...) or a list of n items, in input order. Batching, truncation, the progress bar
+        and the out-of-memory back-off are :meth:`encode`'s; :mod:`sbert_workbook.encoding.views`
+        builds its poolings and per-layer vectors on it (``02_anisotropy.ipynb``).
+        """
+        summarize_batch = lambda batch: self._summarize_batch(batch, summarize)  # noqa: E731
+        return self._run_in_batches(sentences, summarize_batch, batch_size, max_length, show_progress)
+
+    def _run_in_batches(self, sentences, run_batch, batch_size, max_length, show_progress) -> dict:
+        """``run_batch(padded batch) -> {name: values}`` over each distinct sentence once, answered in input order."""
         sentences, max_length = checked_sentences(sentences), self._checked_max_length(max_length)
         if isinstance(batch_size, bool) or not isinstance(batch_size, numbers.Integral) or batch_size < 1:
             raise ValueError(f"batch_size must be a whole number of at least 1, got {batch_size!r}.")
@@ -107,33 +130,38 @@ class Encoder:
         # verbose=False: our own warning below replaces the tokenizer's "indexing errors" one, which is wrong here
         token_ids = self.tokenizer(distinct, add_special_tokens=True, truncation=False, verbose=False)["input_ids"]
         position = {sentence: i for i, sentence in enumerate(distinct)}
-        _warn_about_truncation([token_ids[position[s]] for s in sentences], max_length, self.position_limit)
+        rows = [position[s] for s in sentences]
+        _warn_about_truncation([token_ids[i] for i in rows], max_length, self.position_limit, stacklevel=4)
         show_progress = len(distinct) >= PROGRESS_BAR_MIN_SENTENCES if show_progress is None else show_progress
-        embeddings = self._encode_token_ids(token_ids, pooling, layers, batch_size, max_length, show_progress)
-        embeddings = embeddings[[position[s] for s in sentences]]
-        if normalize:
-            embeddings = torch.nn.functional.normalize(embeddings, dim=-1)
-        return embeddings
+        order, per_batch = self._sorted_batches(token_ids, run_batch, batch_size, max_length, show_progress)
+        return {name: _in_input_order(values, order, rows) for name, values in per_batch.items()}
 
-    def _encode_token_ids(self, token_ids, pooling, layers, batch_size, max_length, show_progress) -> torch.Tensor:
-        """Pooled vectors for tokenized sentences, batched longest first; halves the batch on CUDA OOM."""
+    def _sorted_batches(self, token_ids, run_batch, batch_size, max_length, show_progress):
+        """(order, {name: [one value per batch]}) with batches taken longest first; halves the batch on CUDA OOM."""
         order = sorted(range(len(token_ids)), key=lambda i: -len(token_ids[i]))
-        needs_all_layers = layers is not None or pooling not in TOKEN_POOLING_FUNCTIONS
-        pooled, start = [], 0
+        per_batch, start = {}, 0
         with tqdm(total=len(order), disable=not show_progress, desc="encoding", unit="sentence") as progress:
             while start < len(order):
                 batch_indices = order[start:start + batch_size]
                 batch = self._pad([token_ids[i][:max_length] for i in batch_indices], max_length)
                 try:
-                    pooled.append(self._pool_batch(batch, pooling, layers, needs_all_layers))
+                    answers = run_batch(batch)
                 except torch.cuda.OutOfMemoryError:
                     batch_size = _halved_after_out_of_memory(batch_size, len(token_ids[batch_indices[0]]))
                     continue
+                for name, values in answers.items():
+                    per_batch.setdefault(name, []).append(values)
                 start += len(batch_indices)
                 progress.update(len(batch_indices))
-        embeddings = torch.empty(len(token_ids), pooled[0].shape[1])
-        embeddings[order] = torch.cat(pooled)
-        return embeddings
+        return order, per_batch
+
+    def _summarize_batch(self, batch, summarize) -> dict:
+        with self._forward_context():
+            output = self.model(**batch, output_hidden_states=True)
+        with torch.inference_mode():
+            answers = summarize(tuple(h.float() for h in output.hidden_states), batch["attention_mask"])
+        return {name: values.cpu() if isinstance(values, torch.Tensor) else [v.cpu() for v in values]
+                for name, values in answers.items()}
 
     def _pool_batch(self, batch, pooling, layers, needs_all_layers) -> torch.Tensor:
         if pooling in INPUT_POOLINGS and layers is None:  # an embedding lookup, no transformer pass, in either backend
@@ -210,7 +238,19 @@ def _default_max_length(resolved: ResolvedModel, model) -> int:
     return min(int(getattr(model.config, "max_position_embeddings", 512)), 512)
 
 
-def _warn_about_truncation(token_ids: list[list[int]], max_length: int, limit: int) -> None:
+def _in_input_order(per_batch: list, order: list[int], rows: list[int]):
+    """Values gathered batch by batch (sentences in ``order``) put back as one entry per input sentence (``rows``)."""
+    if isinstance(per_batch[0], torch.Tensor):
+        values = torch.empty(len(order), *per_batch[0].shape[1:], dtype=per_batch[0].dtype)
+        values[order] = torch.cat(per_batch)
+        return values[rows]
+    values = [None] * len(order)
+    for i, value in zip(order, (value for batch in per_batch for value in batch)):
+        values[i] = value
+    return [values[row] for row in rows]
+
+
+def _warn_about_truncation(token_ids: list[list[int]], max_length: int, limit: int, stacklevel: int = 3) -> None:
     too_long = sum(len(ids) > max_length for ids in token_ids)
     if too_long:
         advice = (f"Pass a larger max_length (up to this model's limit of {limit}) to keep more of them."
@@ -218,7 +258,7 @@ def _warn_about_truncation(token_ids: list[list[int]], max_length: int, limit: i
         warnings.warn(
             f"{too_long} of {len(token_ids)} sentences are longer than max_length={max_length} tokens and were "
             f"truncated. {advice}",
-            stacklevel=3,
+            stacklevel=stacklevel,
         )
 
 
@@ -232,5 +272,5 @@ def _halved_after_out_of_memory(batch_size: int, longest_tokens: int) -> int:
     if torch.cuda.is_available():
         torch.cuda.empty_cache()
     warnings.warn(f"CUDA ran out of memory with batch_size={batch_size}: continuing with batch_size={batch_size // 2}. "
-                  "Pass a smaller batch_size to avoid the retry.", stacklevel=4)
+                  "Pass a smaller batch_size to avoid the retry.", stacklevel=5)
     return batch_size // 2

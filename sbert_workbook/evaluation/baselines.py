@@ -1,8 +1,8 @@
 """SBERT's Table 1 baselines: the published rows as data, and the student's recomputation.
 
 Introduced in ``03_pooling_and_sts.ipynb``. One forward pass per sentence serves every
-pooling (:class:`MultiPoolingEncoder`), so the static / CLS / mean / first_last_avg rows
-of the table cost about as much as one of them.
+pooling (:class:`MultiPoolingEncoder`, a cache over :mod:`sbert_workbook.encoding.views`), so
+the static / CLS / mean / first_last_avg rows of the table cost about as much as one of them.
 """
 from __future__ import annotations
 
@@ -17,7 +17,8 @@ from sbert_workbook.data.records import StsData
 from sbert_workbook.data.registry import SEVEN_STS_SETS
 from sbert_workbook.evaluation.similarity import cosine_similarity
 from sbert_workbook.evaluation.sts import evaluate_sts
-from sbert_workbook.encoding.pooling import POOLINGS, pool
+from sbert_workbook.encoding.pooling import POOLINGS
+from sbert_workbook.encoding.views import checked_poolings, encode_views
 from sbert_workbook.evaluation.provenance import inherit_provenance
 from sbert_workbook.encoding.text_input import checked_sentences
 from sbert_workbook.published import SBERT_TABLE1
@@ -63,10 +64,7 @@ class MultiPoolingEncoder:
     """
 
     def __init__(self, encoder, poolings: Sequence[str] = POOLINGS, batch_size: int = 32):
-        unknown = [p for p in poolings if p not in POOLINGS]
-        if unknown:
-            raise ValueError(f"Unknown poolings {unknown}; choose from {', '.join(POOLINGS)}.")
-        self.encoder, self.poolings, self.batch_size = encoder, tuple(poolings), batch_size
+        self.encoder, self.poolings, self.batch_size = encoder, checked_poolings(poolings), batch_size
         self.resolved = encoder.resolved
         self._cache: dict[str, dict[str, torch.Tensor]] = {p: {} for p in self.poolings}
 
@@ -78,18 +76,12 @@ class MultiPoolingEncoder:
         if pooling not in self._cache:
             raise ValueError(f"Pooling {pooling!r} was not prepared; this encoder pools {', '.join(self.poolings)}.")
         sentences = checked_sentences(sentences)
-        missing = sorted({s for s in sentences if s not in self._cache[pooling]}, key=len)
-        size = batch_size or self.batch_size
-        for start in range(0, len(missing), size):
-            self._add(missing[start:start + size])
+        missing = [s for s in dict.fromkeys(sentences) if s not in self._cache[pooling]]
+        if missing:
+            views = encode_views(self.encoder, missing, self.poolings, batch_size or self.batch_size, progress=False)
+            for name, vectors in views.items():
+                self._cache[name].update(zip(missing, vectors))
         return torch.stack([self._cache[pooling][s] for s in sentences])
-
-    def _add(self, batch: list[str]) -> None:
-        states, mask = self.encoder.hidden_states(batch)
-        for name in self.poolings:
-            vectors = (self.encoder.encode(batch, pooling=name) if name == "word_embeddings"  # not a hidden state
-                       else pool(states, mask, name).float().cpu())
-            self._cache[name].update(zip(batch, vectors))
 
 
 def sentence_transformers_pooling(encoder) -> str | None:
