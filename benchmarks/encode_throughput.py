@@ -65,7 +65,7 @@ def main() -> None:
 
 
 def _encode_function(encoder, sentences, batch_size):
-    return lambda: encoder.encode(sentences, batch_size=batch_size, normalize=True, show_progress=False)
+    return lambda: encoder.encode(sentences, batch_size=batch_size, normalize=True, progress=False)
 
 
 if __name__ == "__main__":

@@ -40,7 +40,7 @@ def stsb_embeddings() -> torch.Tensor:
     for split in ("train", "dev", "test"):
         data = load_sts("stsb", split)
         sentences += data.sentences1 + data.sentences2
-    return encoder.encode(sentences, pooling="mean", batch_size=64, show_progress=True)
+    return encoder.encode(sentences, pooling="mean", batch_size=64, progress=True)
 
 
 def main() -> None:
@@ -59,7 +59,7 @@ def main() -> None:
             embeddings, source = synthetic_embeddings(STSB_SENTENCES, dim), "synthetic anisotropic"
         torch.manual_seed(0)
         flow = Glow(dim, levels=3, depth=3, coupling="additive")
-        fit = fit_flow(flow, embeddings, epochs=1, lr=1e-3, batch_size=args.batch_size, progress=False, threads=args.threads)
+        fit = fit_flow(flow, embeddings, epochs=1, learning_rate=1e-3, batch_size=args.batch_size, progress=False, threads=args.threads)
         print(f"{dim:>5} {source:>22} {len(embeddings):>10} {fit.steps:>6} {fit.seconds:>8.1f} "
               f"{1000 * fit.seconds / fit.steps:>8.1f} {fit.log_likelihood[-1]:>10.3f}", flush=True)
 

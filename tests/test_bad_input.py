@@ -19,7 +19,7 @@ WORDS = "the quick brown fox jumps over the lazy dog "  # 9 word-piece tokens
 
 
 def embed(encoder, sentences, **kwargs) -> torch.Tensor:
-    return encoder.encode(sentences, show_progress=False, **kwargs)
+    return encoder.encode(sentences, progress=False, **kwargs)
 
 
 # ----------------------------------------------------------------------------- the list of sentences

@@ -81,7 +81,7 @@ def test_fitting_a_correlated_gaussian_drives_it_towards_isotropy():
     data, covariance = correlated_gaussian()
     u = torch.tensor(data, dtype=torch.float32)
     flow = Glow(8, levels=2, depth=3, seed=0)
-    fit = fit_flow(flow, u, epochs=8, lr=1e-3, batch_size=64, progress=False)
+    fit = fit_flow(flow, u, epochs=8, learning_rate=1e-3, batch_size=64, progress=False)
     z = flow_embed(flow, u).numpy()
     true_log_likelihood = multivariate_normal(np.full(8, 2.0), covariance).logpdf(data).mean()
     fitted_log_likelihood = flow.log_prob(u).mean().item()
@@ -102,7 +102,7 @@ def test_nan_loss_stops_training_naming_the_step():
             return result * float("nan") if self.calls == 3 else result
 
     flow = BreaksAtStepThree(4, levels=1, depth=1)
-    with pytest.raises(FlowTrainingError, match=r"step 3 .*lower learning rate, e\.g\. lr=0\.0001"):
+    with pytest.raises(FlowTrainingError, match=r"step 3 .*lower learning rate, e\.g\. learning_rate=0\.0001"):
         fit_flow(flow, torch.randn(200, 4), batch_size=10, progress=False)
 
 
@@ -143,3 +143,15 @@ def test_fit_is_reproducible_with_a_seed_and_restores_threads():
         outputs.append(flow_embed(flow, u))
     torch.testing.assert_close(outputs[0], outputs[1], atol=0, rtol=0)
     assert torch.get_num_threads() == threads
+
+
+def test_fit_flow_calls_back_like_fit_does():
+    """The flow's live-plot hook has fit's shape: callback(event, history), event with step and total_steps."""
+    torch.manual_seed(0)
+    flow = Glow(4, levels=1, depth=1, width=8)
+    seen = []
+    fit = fit_flow(flow, torch.randn(64, 4), epochs=1, learning_rate=1e-3, batch_size=16, progress=False,
+                   callback=lambda event, history: seen.append((dict(event), list(history["log_likelihood"]))))
+    assert [event["step"] for event, _ in seen] == [1, 2, 3, 4] and {event["total_steps"] for event, _ in seen} == {4}
+    assert seen[-1][1] == fit.log_likelihood and seen[-1][0]["log_likelihood"] == fit.log_likelihood[-1]
+    assert [len(curve) for _, curve in seen] == [1, 2, 3, 4]

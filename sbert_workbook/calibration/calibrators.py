@@ -153,13 +153,13 @@ class FlowCalibrator(Calibrator):
     name = "flow"
 
     def __init__(self, levels: int = 3, depth: int = 3, coupling: str = "additive", permutation: str = "random",
-                 width: int = 32, epochs: float = 1.0, lr: float = 1e-3, batch_size: int = 32, seed: int = 0,
-                 on_step=None, progress: bool = True):
+                 width: int = 32, epochs: float = 1.0, learning_rate: float = 1e-3, batch_size: int = 32,
+                 seed: int = 0, callback=None, progress: bool = True):
         super().__init__()
         self.architecture = {"levels": levels, "depth": depth, "coupling": coupling, "permutation": permutation,
                              "width": width, "seed": seed}
-        self.training = {"epochs": epochs, "lr": lr, "batch_size": batch_size, "seed": seed}
-        self.on_step, self.progress = on_step, progress
+        self.training = {"epochs": epochs, "learning_rate": learning_rate, "batch_size": batch_size, "seed": seed}
+        self.callback, self.progress = callback, progress
         self.flow_, self.fit_ = None, None
 
     def _build(self, dim: int):
@@ -173,7 +173,7 @@ class FlowCalibrator(Calibrator):
         from sbert_workbook.calibration.flow_fit import fit_flow
 
         self._build(u.shape[1])
-        self.fit_ = fit_flow(self.flow_, u.float(), on_step=self.on_step, progress=self.progress, **self.training)
+        self.fit_ = fit_flow(self.flow_, u.float(), callback=self.callback, progress=self.progress, **self.training)
 
     def _transform(self, u):
         from sbert_workbook.calibration.flow_fit import flow_embed

@@ -28,7 +28,7 @@ class FlowTrainingError(RuntimeError):
 
 
 @dataclass
-class FlowFit:
+class FlowTrainingResult:
     """What a fit did: one log-likelihood (nats per dimension) per step, and how long it took."""
 
     steps: int
@@ -48,32 +48,33 @@ def fit_flow(
     flow: Glow,
     embeddings: torch.Tensor,
     epochs: float = 1.0,
-    lr: float = 1e-3,
+    learning_rate: float = 1e-3,
     batch_size: int = 32,
     seed: int = 0,
-    on_step: Callable[[int, float], None] | None = None,
+    callback: Callable[[dict, dict], None] | None = None,
     progress: bool = True,
     threads: int | None = 1,
-) -> FlowFit:
+) -> FlowTrainingResult:
     """Maximise Σ log p(u) over ``embeddings`` with Adam; the flow is trained in place.
 
     The actnorm layers are first initialised from a batch of up to 256 embeddings (Glow's
-    data-dependent init). ``on_step(step, log_likelihood_per_dim)`` is called after every
-    step (e.g. a live curve). A NaN or infinite loss stops training with a
+    data-dependent init). ``callback(event, history)`` runs after every step, the same shape
+    as :func:`~sbert_workbook.training.fitting.fit`'s: ``event`` has ``step``, ``total_steps`` and
+    ``log_likelihood`` (nats per dimension), ``history`` the curve so far (e.g. a live plot). A NaN or infinite loss stops training with a
     :class:`FlowTrainingError`; the flow is left as it was at the failing step. The flow's
     matrices are tiny, so on the CPU one thread (``threads=1``, restored afterwards) is
     fastest: more threads only add synchronisation, badly so on a busy machine.
     """
     with torch_threads(threads):
-        return _fit(flow, _checked_embeddings(embeddings, flow.dim), epochs, lr, batch_size, seed, on_step, progress)
+        return _fit(flow, _checked_embeddings(embeddings, flow.dim), epochs, learning_rate, batch_size, seed, callback, progress)
 
 
-def _fit(flow, embeddings, epochs, lr, batch_size, seed, on_step, progress) -> FlowFit:
+def _fit(flow, embeddings, epochs, learning_rate, batch_size, seed, callback, progress) -> FlowTrainingResult:
     generator = torch.Generator().manual_seed(seed)
     order = _epoch_orders(len(embeddings), epochs, batch_size, generator)
     flow.initialize_from(embeddings[order[:max(batch_size, 256)]])
-    optimizer = torch.optim.Adam(flow.parameters(), lr=lr)
-    fit = FlowFit(steps=0, sentences=len(embeddings), batch_size=batch_size, learning_rate=lr)
+    optimizer = torch.optim.Adam(flow.parameters(), lr=learning_rate)
+    fit = FlowTrainingResult(steps=0, sentences=len(embeddings), batch_size=batch_size, learning_rate=learning_rate)
     started = time.perf_counter()
     flow.train()
     batches = list(torch.split(order, batch_size))
@@ -81,16 +82,17 @@ def _fit(flow, embeddings, epochs, lr, batch_size, seed, on_step, progress) -> F
         loss = -flow.log_prob(embeddings[indices]).mean()
         if not torch.isfinite(loss):
             raise FlowTrainingError(
-                f"The flow's loss became {loss.item()} at step {step} of {len(batches)} (lr={lr:g}). "
-                f"Try a lower learning rate, e.g. lr={lr / 10:g}, or standardise the embeddings first."
+                f"The flow's loss became {loss.item()} at step {step} of {len(batches)} (learning_rate={learning_rate:g}). "
+                f"Try a lower learning rate, e.g. learning_rate={learning_rate / 10:g}, or standardise the embeddings first."
             )
         optimizer.zero_grad()
         loss.backward()
         optimizer.step()
         fit.log_likelihood.append(-loss.item() / flow.dim)
         fit.steps = step
-        if on_step is not None:
-            on_step(step, fit.log_likelihood[-1])
+        if callback is not None:
+            callback({"step": step, "total_steps": len(batches), "log_likelihood": fit.log_likelihood[-1]},
+                     {"step": list(range(1, step + 1)), "log_likelihood": fit.log_likelihood})
     flow.eval()
     fit.seconds = time.perf_counter() - started
     return fit

@@ -92,7 +92,7 @@ class Encoder:
         batch_size: int = 32,
         normalize: bool = False,
         max_length: int | None = None,
-        show_progress: bool | None = None,
+        progress: bool | None = None,
     ) -> torch.Tensor:
         """Sentence vectors, shape (n, hidden_size), float32 on the CPU, in input order.
 
@@ -102,13 +102,13 @@ class Encoder:
         """
         needs_all_layers = layers is not None or pooling not in TOKEN_POOLING_FUNCTIONS
         pool_batch = lambda batch: {"vectors": self._pool_batch(batch, pooling, layers, needs_all_layers)}  # noqa: E731
-        embeddings = self._run_in_batches(sentences, pool_batch, batch_size, max_length, show_progress)["vectors"]
+        embeddings = self._run_in_batches(sentences, pool_batch, batch_size, max_length, progress)["vectors"]
         if normalize:
             embeddings = torch.nn.functional.normalize(embeddings, dim=-1)
         return embeddings
 
     def summarize_hidden_states(self, sentences: Sequence[str] | str, summarize, batch_size: int = 32,
-                                max_length: int | None = None, show_progress: bool | None = None) -> dict:
+                                max_length: int | None = None, progress: bool | None = None) -> dict:
         """``summarize(hidden_states, attention_mask)`` for every sentence, from one forward pass per batch.
 
         ``summarize`` gets one batch's float32 hidden states (a tuple, as :meth:`hidden_states`
@@ -119,9 +119,9 @@ class Encoder:
         builds its poolings and per-layer vectors on it (``02_anisotropy.ipynb``).
         """
         summarize_batch = lambda batch: self._summarize_batch(batch, summarize)  # noqa: E731
-        return self._run_in_batches(sentences, summarize_batch, batch_size, max_length, show_progress)
+        return self._run_in_batches(sentences, summarize_batch, batch_size, max_length, progress)
 
-    def _run_in_batches(self, sentences, run_batch, batch_size, max_length, show_progress) -> dict:
+    def _run_in_batches(self, sentences, run_batch, batch_size, max_length, progress) -> dict:
         """``run_batch(padded batch) -> {name: values}`` over each distinct sentence once, answered in input order."""
         sentences, max_length = checked_sentences(sentences), self._checked_max_length(max_length)
         if isinstance(batch_size, bool) or not isinstance(batch_size, numbers.Integral) or batch_size < 1:
@@ -132,15 +132,15 @@ class Encoder:
         position = {sentence: i for i, sentence in enumerate(distinct)}
         rows = [position[s] for s in sentences]
         _warn_about_truncation([token_ids[i] for i in rows], max_length, self.position_limit, stacklevel=4)
-        show_progress = len(distinct) >= PROGRESS_BAR_MIN_SENTENCES if show_progress is None else show_progress
-        order, per_batch = self._sorted_batches(token_ids, run_batch, batch_size, max_length, show_progress)
+        progress = len(distinct) >= PROGRESS_BAR_MIN_SENTENCES if progress is None else progress
+        order, per_batch = self._sorted_batches(token_ids, run_batch, batch_size, max_length, progress)
         return {name: _in_input_order(values, order, rows) for name, values in per_batch.items()}
 
-    def _sorted_batches(self, token_ids, run_batch, batch_size, max_length, show_progress):
+    def _sorted_batches(self, token_ids, run_batch, batch_size, max_length, progress):
         """(order, {name: [one value per batch]}) with batches taken longest first; halves the batch on CUDA OOM."""
         order = sorted(range(len(token_ids)), key=lambda i: -len(token_ids[i]))
         per_batch, start = {}, 0
-        with tqdm(total=len(order), disable=not show_progress, desc="encoding", unit="sentence") as progress:
+        with tqdm(total=len(order), disable=not progress, desc="encoding", unit="sentence") as bar:
             while start < len(order):
                 batch_indices = order[start:start + batch_size]
                 batch = self._pad([token_ids[i][:max_length] for i in batch_indices], max_length)
@@ -152,7 +152,7 @@ class Encoder:
                 for name, values in answers.items():
                     per_batch.setdefault(name, []).append(values)
                 start += len(batch_indices)
-                progress.update(len(batch_indices))
+                bar.update(len(batch_indices))
         return order, per_batch
 
     def _summarize_batch(self, batch, summarize) -> dict:

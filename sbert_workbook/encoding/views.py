@@ -48,7 +48,7 @@ def encode_views(encoder, sentences: Sequence[str], poolings: Sequence[str] = PO
     for name in poolings:  # word_embeddings: a lookup in the input embedding matrix, no forward pass
         if name in INPUT_POOLINGS:
             views[name] = encoder.encode(sentences, name, batch_size=batch_size, max_length=max_length,
-                                         show_progress=False)
+                                         progress=False)
     return {name: views[name] for name in poolings}
 
 
