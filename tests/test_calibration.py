@@ -10,7 +10,8 @@ from sklearn.preprocessing import StandardScaler
 
 from sbert_workbook.calibration.calibrators import (Chain, FlowCalibrator, NullTopDirections, StandardNormalization, Whitening,
                                         choose_natsv_k, load_calibrator, save_calibrator)
-from sbert_workbook.calibration.plots import k_selection_curve, log_likelihood_curve, projection_figure, similarity_histograms
+from sbert_workbook.calibration.plots import (k_selection_figure, log_likelihood_figure, projection_figure,
+                                              similarity_histogram_figure)
 from sbert_workbook.evaluation.similarity import cosine_similarity
 from sbert_workbook.calibration.lexical import edit_distance, edit_distances, lexical_correlations
 
@@ -127,7 +128,7 @@ def test_lexical_correlations_are_scipy_spearman():
 
 # ----------------------------------------------------------------------------- figures
 def test_similarity_histograms_carry_the_values():
-    figure = similarity_histograms({"before": [0.9, 0.8], "after": [0.1, -0.2, 0.3]})
+    figure = similarity_histogram_figure({"before": [0.9, 0.8], "after": [0.1, -0.2, 0.3]})
     assert [trace.name.split(" ")[0] for trace in figure.data] == ["before", "after"]
     np.testing.assert_allclose(figure.data[1].x, [0.1, -0.2, 0.3])
 
@@ -143,9 +144,9 @@ def test_projection_figure_has_one_panel_per_view_and_keeps_the_offset(anisotrop
 
 
 def test_log_likelihood_curve_running_mean_and_k_curve():
-    figure = log_likelihood_curve({"flow": [1.0, 2.0, 3.0, 4.0]}, smooth=2)
+    figure = log_likelihood_figure({"flow": [1.0, 2.0, 3.0, 4.0]}, smooth=2)
     np.testing.assert_allclose(figure.data[1].y, [1.5, 2.5, 3.5])
-    k_figure = k_selection_curve({0: 50.0, 1: 60.0, 2: 55.0}, chosen=1)
+    k_figure = k_selection_figure({0: 50.0, 1: 60.0, 2: 55.0}, chosen=1)
     assert list(k_figure.data[1].x) == [1] and list(k_figure.data[1].y) == [60.0]
 
 

@@ -183,7 +183,7 @@ def test_figures_plot_the_tables(tiny):
     history = pd.DataFrame({"step": [0, 10], "loss": [np.nan, 2.0], "kl_to_truth": [1.5, 0.5],
                             "context_mean_cosine": [0.7, 0.2], "sentence_mean_cosine": [0.9, 0.6],
                             "norm_logfreq_pearson": [-0.2, 0.8], "bias_logfreq_pearson": [np.nan, 0.9]})
-    training = mlm_plots.training_figure(history)
+    training = mlm_plots.mlm_training_figure(history)
     assert list(training.data[1].y) == [1.5, 0.5]
     geometry = mlm_plots.anisotropy_figure(history)
     assert {trace.name: list(trace.y)[-1] for trace in geometry.data} == {

@@ -75,21 +75,21 @@ def pair_figure(tokens_a: list[str], vectors_a: np.ndarray, tokens_b: list[str],
     layers = np.arange(len(vectors_a))
     sentence_cos = [float(cosine_matrix(vectors_a[i].mean(0, keepdims=True), vectors_b[i].mean(0, keepdims=True))[0, 0])
                     for i in layers]
-    fig = make_subplots(rows=1, cols=2, column_widths=[0.58, 0.42], horizontal_spacing=0.14,
+    figure = make_subplots(rows=1, cols=2, column_widths=[0.58, 0.42], horizontal_spacing=0.14,
                         subplot_titles=(f"token cosine at layer {layer}", "sentence cosine (mean pooling) per layer"))
-    fig.add_trace(go.Heatmap(z=cosine_matrix(vectors_a[layer], vectors_b[layer]), x=_unique(tokens_b), y=_unique(tokens_a),
+    figure.add_trace(go.Heatmap(z=cosine_matrix(vectors_a[layer], vectors_b[layer]), x=_unique(tokens_b), y=_unique(tokens_a),
                              zmin=-1, zmax=1, colorscale="RdBu", reversescale=True, colorbar=dict(x=0.5, len=0.9),
                              hovertemplate="%{y} / %{x}: %{z:.2f}<extra></extra>"), row=1, col=1)
-    fig.add_trace(go.Scatter(x=layers, y=sentence_cos, mode="lines+markers", name="cosine"), row=1, col=2)
-    fig.add_trace(go.Scatter(x=[layer], y=[sentence_cos[layer]], mode="markers", name=f"layer {layer}",
+    figure.add_trace(go.Scatter(x=layers, y=sentence_cos, mode="lines+markers", name="cosine"), row=1, col=2)
+    figure.add_trace(go.Scatter(x=[layer], y=[sentence_cos[layer]], mode="markers", name=f"layer {layer}",
                              marker=dict(size=14, color="crimson")), row=1, col=2)
-    fig.update_yaxes(autorange="reversed", row=1, col=1)
-    fig.update_yaxes(range=[-1.05, 1.05], title_text="cosine", row=1, col=2)
-    fig.update_xaxes(title_text="hidden state (0 = embeddings)", dtick=1, row=1, col=2)
+    figure.update_yaxes(autorange="reversed", row=1, col=1)
+    figure.update_yaxes(range=[-1.05, 1.05], title_text="cosine", row=1, col=2)
+    figure.update_xaxes(title_text="hidden state (0 = embeddings)", dtick=1, row=1, col=2)
     gold_text = f"; gold score {gold:.1f} / 5" if gold is not None else ""
-    fig.update_layout(title=f"{model_name}: cosine {sentence_cos[layer]:.3f} at layer {layer}{gold_text}",
+    figure.update_layout(title=f"{model_name}: cosine {sentence_cos[layer]:.3f} at layer {layer}{gold_text}",
                       height=460, showlegend=False, margin=dict(t=80))
-    return fig
+    return figure
 
 
 def embedding_figure(layer_vectors: np.ndarray, layer: int, centre: bool = False,
@@ -104,25 +104,25 @@ def embedding_figure(layer_vectors: np.ndarray, layer: int, centre: bool = False
         layer_vectors = layer_vectors - layer_vectors.mean(axis=1, keepdims=True)
     means = [mean_cosine(v) for v in layer_vectors]
     cosines, points = all_pair_cosines(layer_vectors[layer]), uncentred_2d(layer_vectors[layer])
-    fig = make_subplots(rows=1, cols=3, horizontal_spacing=0.08, subplot_titles=(
+    figure = make_subplots(rows=1, cols=3, horizontal_spacing=0.08, subplot_titles=(
         "cosine of different sentences", "directions, top-2 singular axes (origin at the cross)", "mean cosine per layer"))
-    fig.add_trace(go.Histogram(x=cosines, xbins=dict(start=-1, end=1, size=0.05), name="pairs"), row=1, col=1)
-    fig.add_trace(go.Scatter(x=points[:, 0], y=points[:, 1], mode="markers", name="sentences", marker=dict(size=6),
+    figure.add_trace(go.Histogram(x=cosines, xbins=dict(start=-1, end=1, size=0.05), name="pairs"), row=1, col=1)
+    figure.add_trace(go.Scatter(x=points[:, 0], y=points[:, 1], mode="markers", name="sentences", marker=dict(size=6),
                              text=list(sentences) if sentences is not None else None, hoverinfo="text"), row=1, col=2)
-    fig.add_trace(go.Scatter(x=np.arange(len(means)), y=means, mode="lines+markers", name="mean cosine"), row=1, col=3)
-    fig.add_trace(go.Scatter(x=[layer], y=[means[layer]], mode="markers", name=f"layer {layer}",
+    figure.add_trace(go.Scatter(x=np.arange(len(means)), y=means, mode="lines+markers", name="mean cosine"), row=1, col=3)
+    figure.add_trace(go.Scatter(x=[layer], y=[means[layer]], mode="markers", name=f"layer {layer}",
                              marker=dict(size=14, color="crimson")), row=1, col=3)
-    fig.add_hline(y=0, line=dict(color="grey", width=1), row=1, col=2)
-    fig.add_vline(x=0, line=dict(color="grey", width=1), row=1, col=2)
-    fig.update_xaxes(range=[-1, 1], title_text="cosine", row=1, col=1)
-    fig.update_xaxes(range=[-1.05, 1.05], row=1, col=2)
-    fig.update_yaxes(range=[-1.05, 1.05], scaleanchor="x2", row=1, col=2)
-    fig.update_xaxes(title_text="hidden state (0 = embeddings)", dtick=1, row=1, col=3)
-    fig.update_yaxes(range=[-0.2, 1.05], row=1, col=3)
+    figure.add_hline(y=0, line=dict(color="grey", width=1), row=1, col=2)
+    figure.add_vline(x=0, line=dict(color="grey", width=1), row=1, col=2)
+    figure.update_xaxes(range=[-1, 1], title_text="cosine", row=1, col=1)
+    figure.update_xaxes(range=[-1.05, 1.05], row=1, col=2)
+    figure.update_yaxes(range=[-1.05, 1.05], scaleanchor="x2", row=1, col=2)
+    figure.update_xaxes(title_text="hidden state (0 = embeddings)", dtick=1, row=1, col=3)
+    figure.update_yaxes(range=[-0.2, 1.05], row=1, col=3)
     how = "mean vector removed" if centre else "raw"
-    fig.update_layout(title=f"{model_name}, layer {layer} ({how}): mean cosine of different sentences {means[layer]:.3f} "
+    figure.update_layout(title=f"{model_name}, layer {layer} ({how}): mean cosine of different sentences {means[layer]:.3f} "
                             f"over {len(cosines)} pairs", title_font_size=14, height=440, showlegend=False, margin=dict(t=80))
-    return fig
+    return figure
 
 
 def _unique(tokens: list[str]) -> list[str]:

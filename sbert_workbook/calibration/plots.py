@@ -10,7 +10,7 @@ from plotly.subplots import make_subplots
 from sbert_workbook.evaluation.projection import project
 
 
-def similarity_histograms(similarities: Mapping[str, Sequence[float]], title: str = "Cosine similarity of STS pairs",
+def similarity_histogram_figure(similarities: Mapping[str, Sequence[float]], title: str = "Cosine similarity of STS pairs",
                           bins: int = 50) -> go.Figure:
     """Overlaid histograms (share of pairs per bin) of several similarity lists, e.g. before/after calibration."""
     figure = go.Figure()
@@ -50,7 +50,7 @@ def projection_figure(views: Mapping[str, object], color: Sequence[float] | None
     return figure
 
 
-def log_likelihood_curve(curves: Mapping[str, Sequence[float]], smooth: int = 10) -> go.Figure:
+def log_likelihood_figure(curves: Mapping[str, Sequence[float]], smooth: int = 10) -> go.Figure:
     """Training log-likelihood (nats per dimension) per step for one or more flow fits, with a running mean."""
     figure = go.Figure()
     for name, values in curves.items():
@@ -65,7 +65,8 @@ def log_likelihood_curve(curves: Mapping[str, Sequence[float]], smooth: int = 10
     return figure
 
 
-def k_selection_curve(scores: Mapping[int, float], chosen: int | None = None, title: str = "NATSV: choosing k on dev") -> go.Figure:
+def k_selection_figure(scores: Mapping[int, float], chosen: int | None = None,
+                       title: str = "NATSV: choosing k on dev") -> go.Figure:
     """Dev Spearman for each k of NATSV, the chosen k marked."""
     ks = sorted(scores)
     figure = go.Figure(go.Scatter(x=ks, y=[scores[k] for k in ks], mode="lines+markers", name="dev Spearman"))
@@ -76,7 +77,7 @@ def k_selection_curve(scores: Mapping[int, float], chosen: int | None = None, ti
     return figure
 
 
-def calibration_heatmap(table, title: str) -> go.Figure:
+def calibration_heatmap_figure(table, title: str) -> go.Figure:
     """A (method × data set) table of Spearman × 100 as an annotated heatmap."""
     figure = go.Figure(go.Heatmap(z=table.values, x=list(table.columns), y=list(table.index), colorscale="RdBu",
                                   zmid=float(np.nanmedian(table.values)), text=np.round(table.values, 1),
@@ -86,7 +87,7 @@ def calibration_heatmap(table, title: str) -> go.Figure:
 
 
 class LiveCurve:
-    """An ``on_step`` hook for :func:`~sbert_workbook.calibration.flow_fit.fit_flow` that redraws the curve every ``every`` steps."""
+    """A ``callback`` for :func:`~sbert_workbook.calibration.flow_fit.fit_flow` that redraws the curve every ``every`` steps."""
 
     def __init__(self, every: int = 25, name: str = "flow"):
         import ipywidgets as widgets
@@ -96,11 +97,11 @@ class LiveCurve:
         self.output = widgets.Output()
         display(self.output)
 
-    def __call__(self, step: int, log_likelihood: float) -> None:
+    def __call__(self, event: dict, history: dict) -> None:
         from IPython.display import display
 
-        self.values.append(log_likelihood)
-        if step % self.every == 0:
+        self.values = history["log_likelihood"]
+        if event["step"] % self.every == 0 or event["step"] == event["total_steps"]:
             with self.output:
                 self.output.clear_output(wait=True)
-                display(log_likelihood_curve({self.name: self.values}))
+                display(log_likelihood_figure({self.name: self.values}))

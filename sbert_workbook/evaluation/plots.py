@@ -28,7 +28,8 @@ def _check_lengths(data: StsData, predicted) -> np.ndarray:
     return predicted
 
 
-def predicted_vs_gold(data: StsData, predicted: Sequence[float], caption: str = "", color_by_subset: bool = True) -> go.Figure:
+def predicted_vs_gold_figure(data: StsData, predicted: Sequence[float], caption: str = "",
+                             color_by_subset: bool = True) -> go.Figure:
     """Scatter of gold score (x) against predicted similarity (y); hovering shows both sentences.
 
     One trace per subset when ``color_by_subset`` (so STS12's MSRpar and OnWN can be told
@@ -72,7 +73,7 @@ def worst_ranked_pairs(data: StsData, predicted: Sequence[float], k: int = 10) -
     return table.iloc[order]
 
 
-def pooling_bars(table: pd.DataFrame, title: str = "", columns: Sequence[str] | None = None) -> go.Figure:
+def pooling_figure(table: pd.DataFrame, title: str = "", columns: Sequence[str] | None = None) -> go.Figure:
     """Grouped bars: one bar group per data set (column), one bar colour per row of ``table``.
 
     Works for :func:`~sbert_workbook.evaluation.baselines.baseline_table` and
@@ -92,7 +93,7 @@ def pooling_bars(table: pd.DataFrame, title: str = "", columns: Sequence[str] | 
     return figure
 
 
-def pair_cosine_bars(cosines: dict[str, float], gold: float | None = None, score_range: tuple[float, float] = (0.0, 5.0),
+def pair_cosine_figure(cosines: dict[str, float], gold: float | None = None, score_range: tuple[float, float] = (0.0, 5.0),
                      title: str = "") -> go.Figure:
     """One bar per (model, pooling) label with the pair's cosine; the gold score, rescaled to [0, 1], as a line."""
     figure = go.Figure(go.Bar(x=list(cosines), y=list(cosines.values()), text=[f"{v:.3f}" for v in cosines.values()],

@@ -13,7 +13,7 @@ from plotly.subplots import make_subplots
 from sbert_workbook.mlm.toy_language import WORD_CLASSES
 
 
-def training_figure(history: pd.DataFrame, title: str = "") -> go.Figure:
+def mlm_training_figure(history: pd.DataFrame, title: str = "") -> go.Figure:
     """MLM loss (masked positions, with 80/10/10 noise) and KL(truth ‖ model) on clean [MASK] contexts, by step."""
     figure = make_subplots(rows=1, cols=2, subplot_titles=("MLM training loss (nats)", "KL(p(·|c) ‖ model) (nats)"))
     figure.add_trace(go.Scatter(x=history["step"], y=history["loss"], mode="lines+markers", name="loss"), row=1, col=1)
