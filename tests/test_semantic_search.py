@@ -1,13 +1,17 @@
-"""Top-k search against sentence-transformers' own search; the pair loop's cost model."""
+"""Top-k search against sentence-transformers' own search; the cross-encoder's pair passes and their cost model."""
 from __future__ import annotations
 
 import copy
 
+import pandas as pd
 import pytest
 import torch
 from sentence_transformers import util
 
-from sbert_workbook.evaluation.search import SearchIndex, pair_loop_scores, time_bi_vs_pair_loop, timing_table, top_k
+from sbert_workbook.evaluation.search import (
+    SearchIndex, cost_figure, cost_table, extrapolate, pair_passes, readable_seconds, top_k,
+)
+from sbert_workbook.published import SBERT_CLUSTERING_COST
 
 CORPUS = ["A man is playing a guitar.", "A woman is slicing an onion.", "Two dogs run along the beach.",
           "The stock market fell sharply today.", "A man plays the guitar on stage.", "Kids are playing in the park."]
@@ -40,26 +44,41 @@ def test_search_finds_the_paraphrase_and_matches_sentence_transformers(encoder, 
         index.search("   ")
 
 
-def test_pair_loop_sends_every_pair_through_the_model_and_batching_changes_nothing(encoder):
+def test_pair_passes_send_every_pair_through_the_model_and_batching_changes_nothing(encoder):
     counting = copy.deepcopy(encoder)
     rows = []
     counting.model.register_forward_hook(lambda module, args, output: rows.append(output.last_hidden_state.shape[0]))
-    batched = pair_loop_scores(counting, "A man is playing a guitar.", CORPUS, batch_size=4)
-    assert rows == [4, 2] and batched.shape == (len(CORPUS),)
-    one_by_one = pair_loop_scores(encoder, "A man is playing a guitar.", CORPUS, batch_size=1)
+    one_query = [("A man is playing a guitar.", candidate) for candidate in CORPUS]
+    batched = pair_passes(counting, one_query, batch_size=4)
+    assert rows == [4, 2] and batched.shape == (len(CORPUS),)  # one query against n sentences: n passes
+    one_by_one = pair_passes(encoder, one_query, batch_size=1)
     assert batched == pytest.approx(one_by_one, abs=1e-4)  # padding never leaks into a score
     assert ((-1 <= batched) & (batched <= 1)).all()
+    with pytest.raises(ValueError, match="pairs"):
+        pair_passes(encoder, [])
 
 
-def test_timing_table_extrapolates_from_the_measured_costs():
-    table = timing_table(n=4, per_sentence_s=0.5, query_s=0.01, per_pair_s=2.0, measured=2).set_index(["approach", "task"])
-    loop = "cross-encoder-style pair loop"
-    assert table.loc[(loop, "answer one query"), "seconds"] == 8.0  # 4 pairs x 2 s
-    assert table.loc[(loop, "most similar pair among 4"), "seconds"] == 12.0  # 4*3/2 = 6 pairs x 2 s
-    assert table.loc[("bi-encoder", "most similar pair among 4"), "seconds"] == 2.0  # 4 sentences x 0.5 s
+def test_extrapolation_is_linear_for_the_bi_encoder_and_quadratic_for_the_cross_encoder():
+    table = pd.DataFrame({"n": [10], "pairs": [45], "bi_encoder_s": [0.5], "cross_encoder_s": [9.0]}).set_index("n")
+    at_10k = extrapolate(table, 10_000)
+    assert at_10k["bi_encoder_s"] == pytest.approx(500.0)  # 0.05 s per sentence
+    assert at_10k["cross_encoder_s"] == pytest.approx(0.2 * 49_995_000)  # 0.2 s per pair, n(n-1)/2 pairs
+    small = pd.DataFrame({"n": [2], "pairs": [1], "bi_encoder_s": [1.0], "cross_encoder_s": [2.0]}).set_index("n")
+    at_4 = extrapolate(small, 4)
+    assert (at_4["bi_encoder_s"], at_4["cross_encoder_s"], at_4["from_n"]) == (2.0, 12.0, 2)  # 4 x 0.5 s; 4*3/2 = 6 pairs x 2 s
+    assert readable_seconds(65 * 3600) == "2.7 days" and readable_seconds(90) == "1.5 min"
 
 
-def test_measured_timing_covers_both_approaches(encoder):
-    table = time_bi_vs_pair_loop(encoder, CORPUS, "a guitar", sample=2)
-    assert set(table["approach"]) == {"bi-encoder", "cross-encoder-style pair loop"}
-    assert (table["seconds"] > 0).all() and "over 2 pairs" in " ".join(table["how"])
+def test_measured_costs_cover_both_approaches_and_every_pair(encoder):
+    table = cost_table(encoder, CORPUS, sizes=(2, 4))
+    assert table.index.tolist() == [2, 4] and table["pairs"].tolist() == [1, 6]
+    assert (table[["bi_encoder_s", "cross_encoder_s"]] > 0).all().all()
+    with pytest.raises(ValueError, match="at least 2"):
+        cost_table(encoder, CORPUS, sizes=(1,))
+
+
+def test_cost_figure_puts_the_papers_two_figures_at_its_n():
+    table = pd.DataFrame({"n": [8], "pairs": [28], "bi_encoder_s": [0.1], "cross_encoder_s": [1.0]}).set_index("n")
+    paper = cost_figure(table).data[-1]
+    assert list(paper.x) == [SBERT_CLUSTERING_COST["sentences"]] * 2
+    assert list(paper.y) == [SBERT_CLUSTERING_COST["SBERT seconds"], SBERT_CLUSTERING_COST["BERT (cross-encoder) hours"] * 3600]

@@ -198,18 +198,6 @@ def test_training_figure_shows_loss_and_dev_curves():
     assert figure.data[1].yaxis == "y2"
 
 
-def test_extrapolation_is_linear_for_the_bi_encoder_and_quadratic_for_the_cross_encoder():
-    import pandas as pd
-
-    from sbert_workbook.evaluation.pair_costs import extrapolate, readable_seconds
-
-    table = pd.DataFrame({"n": [10], "pairs": [45], "bi_encoder_s": [0.5], "cross_encoder_s": [9.0]}).set_index("n")
-    at_10k = extrapolate(table, 10_000)
-    assert at_10k["bi_encoder_s"] == pytest.approx(500.0)  # 0.05 s per sentence
-    assert at_10k["cross_encoder_s"] == pytest.approx(0.2 * 49_995_000)  # 0.2 s per pair, n(n-1)/2 pairs
-    assert readable_seconds(65 * 3600) == "2.7 days" and readable_seconds(90) == "1.5 min"
-
-
 def test_ablation_tables_put_the_papers_numbers_beside_ours():
     import pandas as pd
 

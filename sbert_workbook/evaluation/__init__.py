@@ -4,7 +4,8 @@
 their mean over all pairs), ``arrays`` turns embeddings into one array or tensor type,
 ``projection`` gives embeddings 2-D or 3-D coordinates for pictures (``02``, ``05``), ``sts`` computes
 Spearman/Pearson against gold scores with both aggregations, ``baselines``
-recomputes SBERT's Table 1 rows, ``search`` is semantic search with a bi-encoder, ``provenance``
+recomputes SBERT's Table 1 rows, ``search`` is semantic search with a bi-encoder and what a
+cross-encoder would cost instead (taught in ``04``), ``provenance``
 makes every table say which model, pooling, aggregation and split produced it (``00``), ``plots``
 draws STS results. Reads from ``data`` and ``encoding``; the lesson subpackages build on it.
 """

@@ -1,13 +1,17 @@
-"""Semantic search with a bi-encoder, and what the cross-encoder alternative would cost.
+"""Semantic search with a bi-encoder, and why not a cross-encoder: what reading every pair costs.
 
-Introduced in ``03_pooling_and_sts.ipynb``. A bi-encoder embeds the corpus once; a query
-then costs one forward pass and a matrix product. A cross-encoder reads the query and each
-candidate *together*: one forward pass per pair, for every query. SBERT's abstract puts the
-difference at ~65 hours against ~5 seconds for the most similar pair among 10,000 sentences.
+Search is introduced in ``03_pooling_and_sts.ipynb`` (section 6); the cost is taught once, in
+``04_siamese_finetuning.ipynb`` (§1, "why a bi-encoder"), which 03 links to. A bi-encoder embeds
+each sentence once; a query then costs one forward pass and a matrix product. A cross-encoder
+reads two sentences *together* (``[CLS] a [SEP] b [SEP]``): one forward pass per pair, so one
+query against n sentences costs n passes and the most similar pair among n costs n(n−1)/2.
+SBERT's paper gives that cost for its example size (``published.SBERT_CLUSTERING_COST``: hours
+with BERT on a V100, seconds with SBERT); here both are timed on small n and extrapolated.
 The corpus to search comes from :func:`sbert_workbook.data.corpora.search_corpus`.
 """
 from __future__ import annotations
 
+import itertools
 import time
 from collections.abc import Sequence
 
@@ -18,6 +22,12 @@ import torch
 
 from sbert_workbook.evaluation.provenance import describe_model, with_provenance
 from sbert_workbook.encoding.text_input import checked_sentences
+from sbert_workbook.published import SBERT_CLUSTERING_COST
+
+#: SBERT's example: n sentences, seconds with BERT (cross-encoder) and with SBERT (bi-encoder), from ``published``.
+PAPER_N = SBERT_CLUSTERING_COST["sentences"]
+PAPER_CROSS_S = SBERT_CLUSTERING_COST["BERT (cross-encoder) hours"] * 3600
+PAPER_BI_S = float(SBERT_CLUSTERING_COST["SBERT seconds"])
 
 
 def top_k(query_embeddings: torch.Tensor, corpus_embeddings: torch.Tensor, k: int = 5) -> tuple[torch.Tensor, torch.Tensor]:
@@ -60,21 +70,23 @@ class SearchIndex:
                                split=f"search corpus of {len(self.sentences)} sentences")
 
 
-def pair_loop_scores(encoder, query: str, candidates: Sequence[str], batch_size: int = 16) -> np.ndarray:
-    """A cross-encoder's cost: every ``[CLS] query [SEP] candidate [SEP]`` pair goes through the model.
+def pair_passes(encoder, pairs: Sequence[tuple[str, str]], batch_size: int = 32) -> np.ndarray:
+    """A cross-encoder's cost (``04`` §1): one joint forward pass per ``[CLS] a [SEP] b [SEP]`` pair, batched.
 
-    Pairs are batched like a real cross-encoder would batch them. A trained cross-encoder
-    reads a score from a classification head; no such weights ship offline, so the score
-    here is the cosine between the mean vectors of the query's and the candidate's tokens
-    inside the joint pass: the *time* is the lesson, not the score.
+    A trained cross-encoder reads a score from a classification head; no such weights ship
+    offline, so the score here is the cosine between the mean vectors of ``a``'s and ``b``'s
+    tokens inside the joint pass: the *time* is the lesson, not the score.
     """
-    candidates = checked_sentences(candidates)
+    pairs = [tuple(pair) for pair in pairs]
+    if not pairs or any(len(pair) != 2 for pair in pairs):
+        raise ValueError("pair_passes needs a non-empty list of (sentence, sentence) pairs, "
+                         "e.g. list(itertools.combinations(sentences, 2)).")
     scores = []
-    for start in range(0, len(candidates), batch_size):
-        chunk = candidates[start:start + batch_size]
-        batch = encoder.tokenizer([query] * len(chunk), chunk, padding=True, truncation=True,
+    for start in range(0, len(pairs), batch_size):
+        first, second = (checked_sentences(list(side)) for side in zip(*pairs[start:start + batch_size]))
+        batch = encoder.tokenizer(first, second, padding=True, truncation=True,
                                   max_length=encoder.max_length, return_tensors="pt")
-        segments = torch.tensor([[-1 if s is None else s for s in batch.sequence_ids(i)] for i in range(len(chunk))])
+        segments = torch.tensor([[-1 if s is None else s for s in batch.sequence_ids(i)] for i in range(len(first))])
         with torch.inference_mode():
             tokens = encoder.model(**{k: v.to(encoder.device) for k, v in batch.items()}).last_hidden_state.float().cpu()
         for row, segment in zip(tokens, segments):
@@ -83,48 +95,62 @@ def pair_loop_scores(encoder, query: str, candidates: Sequence[str], batch_size:
     return np.array(scores)
 
 
-def time_bi_vs_pair_loop(encoder, corpus: Sequence[str], query: str, sample: int = 32, pooling: str = "mean") -> pd.DataFrame:
-    """Measured seconds on ``sample`` corpus sentences for both approaches, extrapolated to the whole corpus.
-
-    The bi-encoder embeds the sample (batched) and answers one query against the sample; the
-    pair loop scores the query against the same sample. Both are extrapolated linearly to
-    ``len(corpus)`` sentences, and to SBERT's "most similar pair among n sentences" task.
-    """
-    chosen = checked_sentences(corpus)[:max(1, sample)]
+def time_pair_passes(encoder, pairs: Sequence[tuple[str, str]], batch_size: int = 32) -> float:
+    """Seconds for :func:`pair_passes` over ``pairs``: all pairs of n sentences (``04`` §1), or one query (``03``)."""
     started = time.perf_counter()
-    embeddings = encoder.encode(chosen, pooling=pooling, batch_size=16)  # the pair loop batches 16 too
-    per_sentence_s = (time.perf_counter() - started) / len(chosen)
+    pair_passes(encoder, pairs, batch_size)
+    return time.perf_counter() - started
+
+
+def time_bi_encoder(encoder, sentences: list[str], batch_size: int = 32) -> float:
+    """Seconds to encode ``sentences`` once and compute all n×n cosine similarities (``04`` §1)."""
     started = time.perf_counter()
-    top_k(encoder.encode([query], pooling=pooling), embeddings, 5)
-    query_s = time.perf_counter() - started
-    started = time.perf_counter()
-    pair_loop_scores(encoder, query, chosen)
-    per_pair_s = (time.perf_counter() - started) / len(chosen)
-    return timing_table(len(corpus), per_sentence_s, query_s, per_pair_s, len(chosen))
+    embeddings = torch.nn.functional.normalize(encoder.encode(sentences, batch_size=batch_size), dim=-1)
+    _ = embeddings @ embeddings.T
+    return time.perf_counter() - started
 
 
-def timing_table(n: int, per_sentence_s: float, query_s: float, per_pair_s: float, measured: int) -> pd.DataFrame:
-    """Seconds per task for both approaches from the measured unit costs; extrapolations say so."""
-    all_pairs = n * (n - 1) / 2
-    rows = [
-        ("bi-encoder", "embed one sentence", per_sentence_s, f"measured over {measured} sentences, batched"),
-        ("bi-encoder", "answer one query", query_s, "measured: 1 forward pass + a matrix product"),
-        ("bi-encoder", f"most similar pair among {n:,}", per_sentence_s * n,
-         f"extrapolated: embed {n:,} sentences once (+ one n x n product, not counted)"),
-        ("cross-encoder-style pair loop", "score one pair", per_pair_s, f"measured over {measured} pairs, batched"),
-        ("cross-encoder-style pair loop", "answer one query", per_pair_s * n, f"extrapolated: {n:,} pairs"),
-        ("cross-encoder-style pair loop", f"most similar pair among {n:,}", per_pair_s * all_pairs,
-         f"extrapolated: n(n-1)/2 = {all_pairs:,.0f} pairs"),
-    ]
-    return pd.DataFrame(rows, columns=["approach", "task", "seconds", "how"])
+def cost_table(encoder, sentences: list[str], sizes=(8, 16, 32)) -> pd.DataFrame:
+    """Measured seconds of both approaches on the first n sentences, for each n in ``sizes`` (``04`` §1)."""
+    if min(sizes) < 2 or len(sentences) < 2:
+        raise ValueError(f"cost_table needs at least 2 sentences per size (a pair); got sizes {tuple(sizes)} "
+                         f"and {len(sentences)} sentences.")
+    rows = []
+    time_bi_encoder(encoder, sentences[:2])  # warm-up: the first forward pass pays for one-off set-up
+    for n in sizes:
+        chosen = list(sentences[:n])
+        pairs = list(itertools.combinations(chosen, 2))
+        rows.append({"n": len(chosen), "pairs": len(pairs), "bi_encoder_s": time_bi_encoder(encoder, chosen),
+                     "cross_encoder_s": time_pair_passes(encoder, pairs)})
+    return pd.DataFrame(rows).set_index("n")
 
 
-def timing_figure(table: pd.DataFrame) -> go.Figure:
-    """Log-scale bars of :func:`timing_table`: one colour per approach, tasks on the x axis."""
+def extrapolate(table: pd.DataFrame, n: int = PAPER_N) -> dict[str, float]:
+    """Seconds at ``n`` sentences from the largest measured n: bi ∝ n, cross ∝ n(n−1)/2 (``04`` §1)."""
+    measured_n = int(table.index.max())
+    row = table.loc[measured_n]
+    return {"n": n, "bi_encoder_s": row["bi_encoder_s"] * n / measured_n,
+            "cross_encoder_s": row["cross_encoder_s"] * (n * (n - 1) / 2) / row["pairs"], "from_n": measured_n}
+
+
+def cost_figure(table: pd.DataFrame, n: int = PAPER_N) -> go.Figure:
+    """Log-log seconds against n: measured points, extrapolated lines, and the paper's two figures at its n (``04``)."""
     figure = go.Figure()
-    for approach, rows in table.groupby("approach", sort=False):
-        figure.add_trace(go.Bar(x=rows["task"], y=rows["seconds"], name=approach, text=[f"{s:.3g} s" for s in rows["seconds"]],
-                                hovertext=rows["how"], hovertemplate="%{x}: %{y:.3g} s<br>%{hovertext}<extra></extra>"))
-    figure.update_layout(barmode="group", yaxis_type="log", yaxis_title="seconds (log scale)", height=420,
-                         title="Bi-encoder vs cross-encoder-style pair loop")
+    grid = sorted({*table.index.tolist(), 100, 1000, n})
+    for column, name in (("bi_encoder_s", "bi-encoder (SBERT)"), ("cross_encoder_s", "cross-encoder (BERT)")):
+        figure.add_trace(go.Scatter(x=table.index, y=table[column], mode="markers", name=f"{name}, measured", marker_size=10))
+        line = [extrapolate(table, size)[column] for size in grid]
+        figure.add_trace(go.Scatter(x=grid, y=line, mode="lines", line_dash="dot", name=f"{name}, extrapolated"))
+    figure.add_trace(go.Scatter(x=[PAPER_N, PAPER_N], y=[PAPER_BI_S, PAPER_CROSS_S], mode="markers+text", name="paper (V100)",
+                                text=[f"SBERT ≈ {PAPER_BI_S:g} s", f"BERT ≈ {PAPER_CROSS_S / 3600:g} h"], textposition="middle left", marker_symbol="star", marker_size=14))
+    figure.update_layout(xaxis_type="log", yaxis_type="log", xaxis_title="sentences n", yaxis_title="seconds (log)",
+                         title="Most similar pair among n sentences: n encodings vs n(n−1)/2 pair passes", height=420)
     return figure
+
+
+def readable_seconds(seconds: float) -> str:
+    """3.2 s, 4.1 min, 2.3 h or 5.6 days (``04`` §1)."""
+    for unit, size in (("days", 86400), ("h", 3600), ("min", 60)):
+        if seconds >= size:
+            return f"{seconds / size:.1f} {unit}"
+    return f"{seconds:.2g} s"
