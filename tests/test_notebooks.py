@@ -52,6 +52,20 @@ def test_notebook_runs_in_quick_mode(notebook, tmp_path_factory):
     offenders = tables_without_provenance(run.executed)
     assert not offenders, (f"{notebook.name}: these tables do not say which model, pooling, aggregation and split made "
                            "them; give each its provenance (sbw.with_provenance) before displaying it:\n" + "\n".join(offenders))
+    claimed = checks_claiming_success(run.executed)
+    assert not claimed, (f"{notebook.name}: exercises ship unsolved, yet these check cells printed ✓ (a check that "
+                         "passes on the placeholder compares nothing; see sbert_workbook/exercises.py):\n" + "\n".join(claimed))
+
+
+def checks_claiming_success(executed) -> list[str]:
+    """'cell N: its output' for every cell tagged 'check' whose output holds a ✓ (none may, as shipped)."""
+    cells = json.loads(executed.read_text(encoding="utf-8"))["cells"]
+    claimed = []
+    for index, cell in enumerate(cells):
+        text = "".join("".join(o.get("text", "")) for o in cell.get("outputs", []) if o.get("output_type") == "stream")
+        if "check" in cell.get("metadata", {}).get("tags", []) and "✓" in text:
+            claimed.append(f"cell {index}: {text.strip()}")
+    return claimed
 
 
 def tables_without_provenance(executed) -> list[str]:

@@ -12,12 +12,12 @@ MAX_LINES = 300
 
 #: Layer of each top-level name in the package: a module may import from its own layer or below.
 LAYERS = {
-    "settings": 0, "devices": 0, "published": 0,
+    "settings": 0, "devices": 0, "published": 0, "exercises": 0,
     "data": 1,
     "encoding": 2,
     "evaluation": 3,
     "mlm": 4, "anisotropy": 4, "training": 4, "calibration": 4,
-    "app": 5,
+    "app": 5, "solutions": 5,
 }
 LESSONS = {"mlm", "anisotropy", "training", "calibration"}
 

@@ -45,11 +45,15 @@ def with_colab_badge(title_markdown: str, notebook: str) -> str:
     return f"{colab_badge(notebook)}\n\n{kept.lstrip()}"
 
 
+#: The exercise switch (sbert_workbook/exercises.py): True fills every exercise cell with its reference solution.
+SOLUTIONS_LINE = "SOLUTIONS = False  # True (or SBERT_WORKBOOK_SOLUTIONS=1): exercise cells fill in the reference solutions\n"
+
+
 def parameters_cell(extra: str = "") -> nbformat.NotebookNode:
     source = (
         "# Parameters (papermill). QUICK: small subsets and few steps, for tests and classrooms.\n"
         'QUICK = False\nMODEL = "auto"  # "auto", "embedded", a hub id or a model folder\nSEED = 0\n'
-        "DEVICE = None  # None picks CUDA, then MPS, then CPU\n" + extra
+        "DEVICE = None  # None picks CUDA, then MPS, then CPU\n" + SOLUTIONS_LINE + extra
     )
     return nbformat.v4.new_code_cell(source, metadata={"tags": ["parameters"]})
 

@@ -31,6 +31,10 @@ def build_parser() -> argparse.ArgumentParser:
     notebooks.add_argument("only", nargs="*", help="run only notebooks whose name contains one of these")
     notebooks.add_argument("--full", action="store_true", help="full mode instead of quick mode")
 
+    solutions = commands.add_parser("solutions", help="run notebooks with every exercise solved; save them to build/solutions/")
+    solutions.add_argument("only", nargs="*", help="run only notebooks whose name contains one of these")
+    solutions.add_argument("--full", action="store_true", help="full mode instead of quick mode")
+
     classroom = commands.add_parser("classroom", help="the pair and embedding explorers as a stand-alone Voila web app")
     classroom.add_argument("--port", type=int, default=8866)
     classroom.add_argument("--ip", default="127.0.0.1", help="127.0.0.1: this machine only; 0.0.0.0: the whole room")
@@ -74,6 +78,13 @@ def run_notebooks(args) -> int:
     return 0
 
 
+def run_solutions(args) -> int:
+    from sbert_workbook.app.runbook import run_solutions as run_solved
+
+    run_solved(args.only or None, quick=not args.full)
+    return 0
+
+
 def run_classroom(args) -> int:
     import os
     import secrets
@@ -110,7 +121,7 @@ def run_predownload(args) -> int:
     return 0
 
 
-COMMANDS = {"eval": run_eval, "notebooks": run_notebooks, "classroom": run_classroom, "doctor": run_doctor, "predownload": run_predownload}
+COMMANDS = {"eval": run_eval, "notebooks": run_notebooks, "solutions": run_solutions, "classroom": run_classroom, "doctor": run_doctor, "predownload": run_predownload}
 
 
 def main(argv: list[str] | None = None) -> int:

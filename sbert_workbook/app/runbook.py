@@ -124,3 +124,16 @@ def run_all(only: list[str] | None = None, build_dir: Path | None = None, quick:
         print(f"  done in {run.seconds:.0f} s -> {run.executed}, {run.html}", flush=True)
         runs.append(run)
     return runs
+
+
+def run_solutions(only: list[str] | None = None, build_dir: Path | None = None, quick: bool = True) -> list[NotebookRun]:
+    """Run the notebooks solved (``./workbook solutions``, shown in ``00_start_here.ipynb``): every exercise cell
+    fills in its reference solution (``SBERT_WORKBOOK_SOLUTIONS=1``); executed copies and HTML go to ``build/solutions/``."""
+    from sbert_workbook.exercises import SOLUTIONS_ENV_VAR
+
+    previous = os.environ.get(SOLUTIONS_ENV_VAR)
+    os.environ[SOLUTIONS_ENV_VAR] = "1"  # the kernels inherit it
+    try:
+        return run_all(only, build_dir or notebooks_folder().parent / "build" / "solutions", quick)
+    finally:
+        _restore_env(SOLUTIONS_ENV_VAR, previous)

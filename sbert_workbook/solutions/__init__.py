@@ -1,0 +1,8 @@
+"""Reference solutions of the notebooks' exercises, out of the student's sight (``00_start_here.ipynb`` to ``05_bert_flow.ipynb``).
+
+One module per notebook (``nb01.py`` for ``01_mlm_to_similarity``), one function ``exNN_K`` per checked exercise,
+each listing plausible wrong answers, and a ``DISCUSSION`` dict of model answers to the open questions.
+Notebooks reach them only through :func:`sbert_workbook.exercises.solution_or` when ``SOLUTIONS = True`` or
+``SBERT_WORKBOOK_SOLUTIONS=1``; ``./workbook solutions`` writes the solved notebooks to ``build/solutions/``.
+This is the app layer: a solution may call any lesson.
+"""
