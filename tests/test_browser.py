@@ -36,6 +36,11 @@ REDRAW_TIMEOUT_MS = 60_000
 #: What a page shows when widgets did not render: the loading placeholder, a Python repr, an error.
 WIDGET_FAILURE_TEXT = re.compile(r"Loading widget|VBox\(children=|IntSlider\(value=|model_id|model not found|Error displaying widget"
                                  r"|application/vnd\.jupyter\.widget-view\+json|Traceback")
+#: What a classroom app must not put in front of the room: file paths, set-up lines, progress bars and load logs.
+DEVELOPER_TEXT = re.compile(r"(?<![\w.:/~-])/(?:[\w.@+-]+/)+[\w.@+-]+"  # an absolute POSIX path of two or more components
+                            r"|/(?:work|home|tmp|root)/|site-packages|quick mode:|\bdevice: |it/s|Loading weights|█|%\|")
+#: The one line each classroom app shows about its set-up (sbert_workbook.app.classroom.model_line).
+MODEL_LINE = re.compile(r"^model: \S+", re.M)
 #: The figure on show: the last plotly plot with data and a size. While an Output is redrawn, the
 #: previous plot can linger in the page, purged (no data) or hidden, before the new one.
 FIGURE_JS = """(scope) => {
@@ -225,13 +230,28 @@ def _output_text(page, scope: str) -> str:
 
 def _assert_widgets_rendered(page, scope: str, controls: dict[str, int], name: str) -> None:
     outputs = _output_text(page, scope)
-    assert "quick mode:" in outputs, f"could not read the cell outputs (.jp-OutputArea) in {scope!r}; the page layout changed?"
+    assert MODEL_LINE.search(outputs), f"could not read the cell outputs (.jp-OutputArea) in {scope!r}; the page layout changed?"
     shown = WIDGET_FAILURE_TEXT.findall(outputs)
     found = {selector: page.locator(f"{scope} {selector}").count() for selector in controls}
     if shown or found != controls:
         shot = _screenshot(page, f"{name}_FAILED")
         pytest.fail(f"widgets did not render: expected controls {controls}, found {found}; the page shows {shown or 'no widget error text'}; "
                     f"screenshot {shot}")
+
+
+def _assert_room_sees_only_the_app(page, name: str) -> None:
+    """The Voila page shows the explorer, its text and one model line: no paths, set-up lines or progress bars."""
+    shown = page.inner_text("body")
+    found = sorted({match.group(0) for match in DEVELOPER_TEXT.finditer(shown)})
+    if found:
+        shot = _screenshot(page, f"{name}_DEVELOPER_TEXT_FAILED")
+        pytest.fail(f"the classroom app shows developer text {found}; keep it for the teacher (doctor, the notebooks); screenshot {shot}")
+    assert len(MODEL_LINE.findall(shown)) == 1, f"expected one 'model: …' line naming the model, the page shows:\n{shown[:2000]}"
+
+
+def _selected_option(select) -> str:
+    """The picker's shown label ('' when blank); ipywidgets renders its spaces as no-break spaces."""
+    return select.evaluate("s => s.selectedIndex >= 0 ? s.options[s.selectedIndex].text.replace(/\\u00a0/g, ' ') : ''")
 
 
 def _redrawn(page, scope: str, act, condition: str) -> dict:
@@ -292,6 +312,7 @@ def test_classroom_app_serves_the_embedding_explorer(page, classroom):
     _open_voila_page(page, f"{base}/voila/render/embedding_explorer.ipynb?token={token}")
     _check_embedding_explorer(page, "body", "voila_embedding_explorer", server)
     assert "embedding_explorer(encoder" not in page.inner_text("body"), "Voila should show outputs only, not the code"
+    _assert_room_sees_only_the_app(page, "voila_embedding_explorer")
 
 
 def test_classroom_app_serves_the_pair_explorer(page, classroom):
@@ -303,6 +324,9 @@ def test_classroom_app_serves_the_pair_explorer(page, classroom):
     _assert_widgets_rendered(page, "body", {".widget-text input": 2, ".widget-slider .noUi-handle": 1, ".widget-dropdown select": 1},
                              "voila_pair_explorer")
     _screenshot(page, "voila_pair_explorer")
+    _assert_room_sees_only_the_app(page, "voila_pair_explorer")
+    picker = page.locator(".widget-dropdown select")
+    assert _selected_option(picker) == "(type your own sentences)", "the STS-B picker must name what the boxes hold, not start blank"
 
     at_start = _redrawn(page, "body", _slide_to_start(page, "body"), "f.title.includes('at layer 0')")
     _assert_drawn(at_start, 3)
@@ -310,8 +334,9 @@ def test_classroom_app_serves_the_pair_explorer(page, classroom):
     typed = _redrawn(page, "body", lambda: (sentence_a.fill("Penguins waddle across the ice."), sentence_a.press("Enter")),
                      "f.y_labels.includes('penguins')")
     assert "gold score" not in typed["title"], "a typed pair has no gold score"
-    picker = page.locator(".widget-dropdown select")
     picked = _redrawn(page, "body", lambda: picker.select_option(index=1), "f.title.includes('gold score')")
     assert "at layer 0" in picked["title"], "picking a pair keeps the chosen layer"
     _assert_drawn(picked, 3)
+    assert _selected_option(picker).startswith("gold "), "the picker shows the picked pair"
     _screenshot(page, "voila_pair_explorer_picked")
+    _assert_room_sees_only_the_app(page, "voila_pair_explorer_picked")

@@ -112,3 +112,57 @@ def test_classroom_kernels_talk_over_unix_sockets_not_tcp_ports():
     assert "--KernelManager.transport=ipc" in argv
     socket_prefix = next(a.split("=", 1)[1] for a in argv if a.startswith("--KernelManager.ip="))
     assert os.path.isdir(os.path.dirname(socket_prefix)) and len(socket_prefix) < 80  # sockets allow ~100 characters
+
+
+def test_pair_picker_starts_on_typed_sentences_and_returns_there_when_a_box_is_typed_in(encoder, shown):
+    pairs = StsData("toy", "dev", ["A cat sleeps.", "Stocks fell."], ["A cat is sleeping.", "A dog barks."],
+                    np.array([4.6, 0.2]), ["toy", "toy"])
+    picker, figure_box = explorers.pair_explorer(encoder, pairs).children
+    sentence_a, sentence_b, _layer = figure_box.children[0].children
+    assert picker.label == explorers.OWN_PAIR, "the picker names what the boxes hold, never starts blank"
+    picker.value = 0
+    assert picker.label.startswith("gold 4.6") and (sentence_a.value, sentence_b.value) == ("A cat sleeps.", "A cat is sleeping.")
+    sentence_b.value = "A cat is awake."
+    assert picker.label == explorers.OWN_PAIR and "gold" not in shown[-1].layout.title.text
+
+
+def test_classroom_model_line_names_the_model_without_a_path(encoder, tmp_path):
+    from dataclasses import replace
+
+    from sbert_workbook.app.classroom import model_line
+
+    assert model_line(encoder.resolved) == "model: all-MiniLM-L6-v2, offline copy — see the teacher's notes"
+    hub = replace(encoder.resolved, source="hub cache", model_id="bert-base-uncased", path=tmp_path / "snapshots" / "abc")
+    assert model_line(hub) == "model: bert-base-uncased"
+    folder = replace(encoder.resolved, source="local folder", model_id="my-sbert", path=tmp_path / "my-sbert")
+    assert str(tmp_path) not in model_line(folder) and model_line(folder).startswith("model: my-sbert")
+
+
+@pytest.fixture
+def library_output_restored(monkeypatch):
+    """The classroom app silences transformers' and huggingface_hub's bars and logs for good: undo it after the test."""
+    from huggingface_hub.utils import are_progress_bars_disabled, enable_progress_bars
+    from transformers.utils import logging as transformers_logging
+
+    from sbert_workbook.app.classroom import QUIET_LIBRARY_ENV
+
+    for name in QUIET_LIBRARY_ENV:
+        monkeypatch.delenv(name, raising=False)  # remembered, and restored after the test
+    verbosity, bar, hub_bars_off = (transformers_logging.get_verbosity(), transformers_logging.is_progress_bar_enabled(),
+                                    are_progress_bars_disabled())
+    yield
+    transformers_logging.set_verbosity(verbosity)
+    if bar:
+        transformers_logging.enable_progress_bar()
+    if not hub_bars_off:
+        enable_progress_bars()
+
+
+def test_classroom_encoder_prints_only_the_model_line(capsys, monkeypatch, library_output_restored):
+    from sbert_workbook.app import classroom
+
+    monkeypatch.setenv(explorers.CLASSROOM_MODEL_ENV_VAR, "embedded")
+    encoder = classroom.classroom_encoder("auto", device="cpu")
+    printed = capsys.readouterr()
+    assert printed.out == classroom.model_line(encoder.resolved) + "\n"
+    assert "Loading" not in printed.err and "it/s" not in printed.err and "%|" not in printed.err, printed.err

@@ -26,6 +26,7 @@ from sbert_workbook.evaluation.projection import project
 from sbert_workbook.evaluation.similarity import all_pair_cosines, cosine_matrix, mean_cosine
 
 OWN_PAIR = "(type your own sentences)"
+OWN_PAIR_VALUE = -1  # the picker's value while the boxes hold typed sentences (None would show a blank picker)
 
 
 # ----------------------------------------------------------------------------- numbers
@@ -61,7 +62,7 @@ def layer_sentence_vectors(encoder, sentences: Sequence[str], batch_size: int = 
     """
     from sbert_workbook.encoding.views import layer_vectors
 
-    return layer_vectors(encoder, sentences, ("mean",), batch_size)["mean"].numpy()
+    return layer_vectors(encoder, sentences, ("mean",), batch_size, progress=False)["mean"].numpy()
 
 
 # ----------------------------------------------------------------------------- figures
@@ -134,8 +135,10 @@ def _unique(tokens: list[str]) -> list[str]:
 def pair_explorer(encoder, pairs=None, first: tuple[str, str] = ("A man is playing a guitar.", "A person plays the guitar.")) -> widgets.VBox:
     """Two sentence boxes, a layer slider and (with ``pairs``, an :class:`~sbert_workbook.data.records.StsData`) a pair picker.
 
-    Picking a pair fills the boxes; the figure is :func:`pair_figure`, with the gold score
-    shown while the boxes hold a picked pair. Token vectors are cached per sentence.
+    The picker starts on :data:`OWN_PAIR` with ``first`` in the boxes. Picking a pair fills the
+    boxes; typing in a box sets the picker back to :data:`OWN_PAIR`. The figure is
+    :func:`pair_figure`, with the gold score shown while the boxes hold a picked pair. Token
+    vectors are cached per sentence.
     """
     known = {} if pairs is None else {(a, b): float(s) for a, b, s in zip(pairs.sentences1, pairs.sentences2, pairs.scores)}
     cache: dict[str, tuple[list[str], np.ndarray]] = {}
@@ -156,21 +159,37 @@ def pair_explorer(encoder, pairs=None, first: tuple[str, str] = ("A man is playi
     figure = interactive_figure(make_figure, sentence_a=boxes[0], sentence_b=boxes[1], layer=layer)
     if not known:
         return figure
-    picker = widgets.Dropdown(options=_pair_options(pairs), value=None, description="STS-B pair",
+    picker = widgets.Dropdown(options=_pair_options(pairs), value=OWN_PAIR_VALUE, description="STS-B pair",
                               layout=widgets.Layout(width="98%"))
-
-    def fill(change) -> None:
-        if change["new"] is not None:
-            boxes[0].value, boxes[1].value = pairs.sentences1[change["new"]], pairs.sentences2[change["new"]]
-
-    picker.observe(fill, names="value")
+    _link_picker_to_boxes(picker, boxes, pairs)
     return widgets.VBox([picker, figure])
 
 
-def _pair_options(pairs) -> list[tuple[str, int | None]]:
+def _link_picker_to_boxes(picker: widgets.Dropdown, boxes: list[widgets.Text], pairs) -> None:
+    """A picked pair fills the boxes; a box then typed in sets the picker back to :data:`OWN_PAIR`."""
+    filling = []
+
+    def fill(change) -> None:
+        if change["new"] != OWN_PAIR_VALUE:
+            filling.append(True)
+            try:
+                boxes[0].value, boxes[1].value = pairs.sentences1[change["new"]], pairs.sentences2[change["new"]]
+            finally:
+                filling.pop()
+
+    def typed(_change) -> None:
+        if not filling and picker.value != OWN_PAIR_VALUE:
+            picker.value = OWN_PAIR_VALUE
+
+    picker.observe(fill, names="value")
+    for box in boxes:
+        box.observe(typed, names="value")
+
+
+def _pair_options(pairs) -> list[tuple[str, int]]:
     order = np.argsort(-pairs.scores, kind="stable")
     shorten = lambda text: text if len(text) <= 45 else text[:44] + "…"  # noqa: E731
-    return [(OWN_PAIR, None)] + [
+    return [(OWN_PAIR, OWN_PAIR_VALUE)] + [
         (f"gold {pairs.scores[i]:.1f}: {shorten(pairs.sentences1[i])} | {shorten(pairs.sentences2[i])}", int(i)) for i in order
     ]
 
@@ -204,8 +223,10 @@ def classroom_command(port: int = 8866, ip: str = "127.0.0.1", token: str = "", 
     """The Voilà command (argv, environment) that serves ``classroom/`` as a stand-alone app.
 
     Used by ``python -m sbert_workbook classroom`` (``./workbook classroom``). Voilà shows
-    only the explorers' outputs, never the code; each visitor gets their own kernel.
+    only the explorers' outputs, never the code; each visitor gets their own kernel, with the
+    Hugging Face libraries' progress bars and logs off (``classroom.QUIET_LIBRARY_ENV``).
     """
+    from sbert_workbook.app.classroom import QUIET_LIBRARY_ENV
     from sbert_workbook.data.finding import repo_root
     from sbert_workbook.settings import QUICK_ENV_VAR
 
@@ -216,7 +237,7 @@ def classroom_command(port: int = 8866, ip: str = "127.0.0.1", token: str = "", 
     argv = [sys.executable, "-m", "voila", str(root / "classroom"), f"--port={port}", f"--Voila.ip={ip}",
             f"--Voila.token={token}", f"--Voila.open_browser={open_browser}", "--VoilaConfiguration.show_tracebacks=True",
             *_unix_socket_kernel_options()]
-    env = {**os.environ, CLASSROOM_MODEL_ENV_VAR: model, "HF_HUB_DISABLE_TELEMETRY": "1"}
+    env = {**os.environ, **QUIET_LIBRARY_ENV, CLASSROOM_MODEL_ENV_VAR: model, "HF_HUB_DISABLE_TELEMETRY": "1"}
     if quick:
         env[QUICK_ENV_VAR] = "1"
     return argv, env
