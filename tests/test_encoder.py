@@ -36,6 +36,14 @@ def test_batch_size_and_order_do_not_change_embeddings(encoder, sentences):
     assert torch.allclose(reference, reversed_.flip(0), atol=1e-5)
 
 
+@pytest.mark.filterwarnings("ignore:1 of .* sentences are longer:UserWarning")
+def test_batching_in_input_order_gives_the_same_vectors_as_smart_batching(encoder, sentences):
+    subset = sentences[:40] + [LONG_SENTENCE] + sentences[:3]  # mixed lengths, and repeats
+    smart = encoder.encode(subset, batch_size=8)
+    unsorted = encoder.encode(subset, batch_size=8, sort_by_length=False)
+    assert torch.allclose(smart, unsorted, atol=1e-5)
+
+
 def test_each_pooling_matches_the_hidden_states(encoder):
     batch = ["A man plays a guitar.", "Two dogs run through a field of tall grass."]
     states, mask = encoder.hidden_states(batch)

@@ -93,16 +93,20 @@ class Encoder:
         normalize: bool = False,
         max_length: int | None = None,
         progress: bool | None = None,
+        sort_by_length: bool = True,
     ) -> torch.Tensor:
         """Sentence vectors, shape (n, hidden_size), float32 on the CPU, in input order.
 
         Each distinct sentence is encoded once. Sentences are tokenized once, sorted by token
-        length and batched so that padding is minimal; sentences longer than ``max_length``
-        tokens are truncated, with one warning per call that says how many were cut.
+        length and batched so that padding is minimal (SBERT's "smart batching";
+        ``sort_by_length=False`` batches them in input order, same vectors, more padding);
+        sentences longer than ``max_length`` tokens are truncated, with one warning per call
+        that says how many were cut.
         """
         needs_all_layers = layers is not None or pooling not in TOKEN_POOLING_FUNCTIONS
         pool_batch = lambda batch: {"vectors": self._pool_batch(batch, pooling, layers, needs_all_layers)}  # noqa: E731
-        embeddings = self._run_in_batches(sentences, pool_batch, batch_size, max_length, progress)["vectors"]
+        embeddings = self._run_in_batches(sentences, pool_batch, batch_size, max_length, progress,
+                                          sort_by_length)["vectors"]
         if normalize:
             embeddings = torch.nn.functional.normalize(embeddings, dim=-1)
         return embeddings
@@ -121,7 +125,7 @@ class Encoder:
         summarize_batch = lambda batch: self._summarize_batch(batch, summarize)  # noqa: E731
         return self._run_in_batches(sentences, summarize_batch, batch_size, max_length, progress)
 
-    def _run_in_batches(self, sentences, run_batch, batch_size, max_length, progress) -> dict:
+    def _run_in_batches(self, sentences, run_batch, batch_size, max_length, progress, sort_by_length=True) -> dict:
         """``run_batch(padded batch) -> {name: values}`` over each distinct sentence once, answered in input order."""
         sentences, max_length = checked_sentences(sentences), self._checked_max_length(max_length)
         if isinstance(batch_size, bool) or not isinstance(batch_size, numbers.Integral) or batch_size < 1:
@@ -133,12 +137,14 @@ class Encoder:
         rows = [position[s] for s in sentences]
         _warn_about_truncation([token_ids[i] for i in rows], max_length, self.position_limit, stacklevel=4)
         progress = len(distinct) >= PROGRESS_BAR_MIN_SENTENCES if progress is None else progress
-        order, per_batch = self._sorted_batches(token_ids, run_batch, batch_size, max_length, progress)
+        order, per_batch = self._sorted_batches(token_ids, run_batch, batch_size, max_length, progress, sort_by_length)
         return {name: _in_input_order(values, order, rows) for name, values in per_batch.items()}
 
-    def _sorted_batches(self, token_ids, run_batch, batch_size, max_length, progress):
-        """(order, {name: [one value per batch]}) with batches taken longest first; halves the batch on CUDA OOM."""
-        order = sorted(range(len(token_ids)), key=lambda i: -len(token_ids[i]))
+    def _sorted_batches(self, token_ids, run_batch, batch_size, max_length, progress, sort_by_length=True):
+        """(order, {name: [one value per batch]}), batches longest first (else in input order); halves the batch on CUDA OOM."""
+        order = list(range(len(token_ids)))
+        if sort_by_length:
+            order.sort(key=lambda i: -len(token_ids[i]))
         per_batch, start = {}, 0
         with tqdm(total=len(order), disable=not progress, desc="encoding", unit="sentence") as bar:
             while start < len(order):
@@ -147,7 +153,7 @@ class Encoder:
                 try:
                     answers = run_batch(batch)
                 except torch.cuda.OutOfMemoryError:
-                    batch_size = _halved_after_out_of_memory(batch_size, len(token_ids[batch_indices[0]]))
+                    batch_size = _halved_after_out_of_memory(batch_size, max(len(token_ids[i]) for i in batch_indices))
                     continue
                 for name, values in answers.items():
                     per_batch.setdefault(name, []).append(values)
