@@ -16,21 +16,54 @@ from urllib.parse import urlparse
 import numpy as np
 import torch
 
+from sbert_workbook.devices import pick_device
+
 QUICK_ENV_VAR = "SBERT_WORKBOOK_QUICK"
 _TRUE_WORDS = {"1", "true", "yes", "on"}
 #: What huggingface_hub reads as true (``huggingface_hub.constants.ENV_VARS_TRUE_VALUES``), compared upper-cased.
 _HUB_TRUE_WORDS = {"1", "ON", "YES", "TRUE"}
 
 
-def quick_mode(parameter: bool | None = None) -> bool:
-    """Return True when a notebook should run its small, fast variant.
+QUICK_AUTO = "auto"
+_FALSE_WORDS = {"0", "false", "no", "off"}
 
-    Quick mode is on when the notebook's papermill ``QUICK`` parameter is true *or* the
-    environment variable ``SBERT_WORKBOOK_QUICK`` is ``1``/``true``/``yes``/``on``, so any
-    runner (nbclient, nbconvert, papermill, nbmake) can switch it on without parameters.
+
+def quick_mode(parameter: bool | str | None = QUICK_AUTO, device: str | torch.device | None = None,
+               announce: bool = True) -> bool:
+    """Return True when a notebook should run its small, fast variant; print one line saying which and why.
+
+    The notebooks' ``QUICK`` parameter (``00_start_here.ipynb``) decides, in this order:
+    ``SBERT_WORKBOOK_QUICK=1``/``true``/``yes``/``on`` in the environment switches quick mode on
+    whatever ``QUICK`` says (so nbclient, papermill or nbmake runs need no parameters);
+    ``QUICK = True``/``False`` is obeyed; with ``QUICK = "auto"`` (or None),
+    ``SBERT_WORKBOOK_QUICK=0``/``false``/``no``/``off`` asks for full mode, and otherwise the
+    device decides: full on a GPU (CUDA or Apple MPS), quick on a CPU. ``device`` is the one the
+    notebook will use (None: :func:`~sbert_workbook.devices.pick_device`'s choice).
     """
-    from_env = os.environ.get(QUICK_ENV_VAR, "").strip().lower() in _TRUE_WORDS
-    return bool(parameter) or from_env
+    quick, reason = _quick_choice(parameter, device)
+    if announce:
+        print(f"quick mode: {'on' if quick else 'off'} ({reason})")
+    return quick
+
+
+def _quick_choice(parameter, device) -> tuple[bool, str]:
+    """(quick?, why, and how to switch) for :func:`quick_mode`."""
+    from_env = os.environ.get(QUICK_ENV_VAR, "").strip().lower()
+    if from_env in _TRUE_WORDS:
+        return True, f"{QUICK_ENV_VAR}={os.environ[QUICK_ENV_VAR]} is set; unset it and set QUICK = False for the full version"
+    if isinstance(parameter, bool):
+        switch = "QUICK = False for the full version" if parameter else "QUICK = True for the small, fast version"
+        return parameter, f"QUICK = {parameter}; set {switch}, or QUICK = \"auto\" to choose by the device"
+    if parameter not in (None, QUICK_AUTO):
+        raise ValueError(f"QUICK = {parameter!r} is not understood: use True (small and fast), False (full) "
+                         f"or \"auto\" (full on a GPU, quick on a CPU).")
+    if from_env in _FALSE_WORDS:
+        return False, f"{QUICK_ENV_VAR}={os.environ[QUICK_ENV_VAR]} asks for full mode; set QUICK = True for the small, fast version"
+    kind = pick_device(device).type
+    if kind in ("cuda", "mps"):
+        return False, f"a GPU ({kind}) was found; set QUICK = True for the small, fast version"
+    return True, (f"no GPU found: on this {os.cpu_count() or 1}-core CPU the full version can take from minutes to hours, "
+                  "see the README's timing table; set QUICK = False to run it")
 
 
 def set_seed(seed: int = 0) -> int:

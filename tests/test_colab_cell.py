@@ -17,7 +17,7 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))  # tools/ is not part of the installed package
-from tools.add_colab_badges import add_badge  # noqa: E402
+from tools.add_colab_badges import add_badge, refresh_setup_cell  # noqa: E402
 from tools.notebook_cells import REPOSITORY, SETUP_CELL, colab_badge, standard_cells  # noqa: E402
 
 NOTEBOOKS = sorted((REPO / "notebooks").glob("[0-9][0-9]_*.ipynb"))
@@ -62,6 +62,8 @@ def test_on_colab_the_setup_cell_installs_the_workbook_and_enables_widgets(pip_c
     (command,), options = pip_calls[0]
     assert command[:4] == [sys.executable, "-m", "pip", "install"], command
     assert command[-1] == f"sbert-workbook @ git+{REPOSITORY}", "installs the package from the repository"
+    assert "[" not in command[-1], "Colab gets the core only: no extras (JupyterLab, ONNX, test tools)"
+    assert not any(arg.startswith(("-U", "--upgrade", "--force")) for arg in command), "Colab's preinstalled packages stay"
     assert options.get("check") is True, "a failed install must stop the notebook, not continue half set up"
     assert fake_colab == [True], "Colab's custom widget manager is needed for ipywidgets 8 outputs"
     assert namespace["sbw"].__name__ == "sbert_workbook"
@@ -114,3 +116,15 @@ def test_every_notebook_has_its_own_colab_badge_first(notebook):
     first_line = _source(_cells(notebook)[0]).split("\n")[0]
     expected = colab_badge(f"notebooks/{notebook.name}")
     assert first_line == expected, f"{notebook.name}: the title cell should start with its badge; run `python tools/add_colab_badges.py`"
+
+
+def test_refresh_setup_cell_puts_the_current_setup_cell_into_a_notebook(tmp_path):
+    import nbformat
+
+    path = tmp_path / "07_demo.ipynb"
+    cells = standard_cells("# 07 · Demo")
+    cells[1].source = SETUP_CELL.replace(REPOSITORY, "https://github.com/old/place")
+    nbformat.write(nbformat.v4.new_notebook(cells=cells), path)
+    assert refresh_setup_cell(path) is True
+    assert refresh_setup_cell(path) is False, "a second run changes nothing"
+    assert [_source(cell) for cell in _cells(path) if cell["cell_type"] == "code"][0] == SETUP_CELL

@@ -2,17 +2,30 @@
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 import tomllib
 from pathlib import Path
 
 import yaml
+from packaging.requirements import Requirement
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
+def _project() -> dict:
+    return tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+
+
 def _pyproject_requirements() -> set[str]:
-    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    return set(project["dependencies"]) | {req for extra in project["optional-dependencies"].values() for req in extra}
+    """The core and every extra, without an extra's references to other extras (``sbert-workbook[lab,onnx]``)."""
+    project = _project()
+    extras = {req for extra in project["optional-dependencies"].values() for req in extra}
+    return set(project["dependencies"]) | {req for req in extras if not req.startswith("sbert-workbook[")}
+
+
+def _names(requirements) -> set[str]:
+    return {Requirement(req).name.lower().replace("_", "-") for req in requirements}
 
 
 def test_environment_yml_lists_the_same_dependencies_as_pyproject():
@@ -21,6 +34,50 @@ def test_environment_yml_lists_the_same_dependencies_as_pyproject():
     conda_pip = {req for req in pip_section if not req.startswith("-e")}
     assert conda_pip == _pyproject_requirements()
     assert "-e ." in pip_section
+
+
+EXTRA_ONLY = {"jupyterlab", "ipykernel", "nbformat", "nbclient", "nbconvert", "voila", "onnx", "onnxruntime",
+              "pytest", "playwright", "pyyaml"}
+
+
+def test_the_core_holds_what_the_notebooks_import_and_the_tools_are_extras():
+    project = _project()
+    assert not _names(project["dependencies"]) & EXTRA_ONLY, "Colab installs only the core: keep Jupyter, ONNX and test tools in extras"
+    extras = project["optional-dependencies"]
+    assert {"lab", "onnx", "test"} <= set(extras)
+    assert _names(extras["onnx"]) == {"onnx", "onnxruntime"}
+    assert {"jupyterlab", "nbclient", "voila"} <= _names(extras["lab"])
+    assert "sbert-workbook[lab,onnx]" in extras["test"], "the test extra brings lab and onnx along"
+    assert '-e ".[lab,onnx,test]"' in (ROOT / "workbook").read_text(), "./workbook installs everything"
+
+
+def test_nothing_on_the_core_import_path_imports_an_extra():
+    """Every module of the package imports with the extras' packages made unimportable (ONNX and nbclient only lazily)."""
+    blocked = sorted(EXTRA_ONLY - {"pyyaml"} | {"yaml", "jupyter_server", "voila"})
+    script = (f"import sys\nfor name in {blocked!r}: sys.modules[name] = None\n"
+              "import importlib, pkgutil, sbert_workbook\n"
+              "for module in pkgutil.walk_packages(sbert_workbook.__path__, 'sbert_workbook.'):\n"
+              "    importlib.import_module(module.name)\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+
+
+def test_the_colab_constraints_satisfy_every_core_floor():
+    """pip keeps Colab's preinstalled versions only if no core floor lies above them."""
+    pins = dict(line.split("==") for line in (ROOT / "constraints-colab.txt").read_text().splitlines()
+                if line.strip() and not line.startswith("#"))
+    pins = {name.lower().replace("_", "-"): version for name, version in pins.items()}
+    for req in map(Requirement, _project()["dependencies"]):
+        name = req.name.lower().replace("_", "-")
+        if name in pins:
+            assert req.specifier.contains(pins[name]), f"{req} would replace Colab's {name}=={pins[name]}"
+    assert pins["ipywidgets"] == "7.7.1" and pins["plotly"] == "5.24.1" and pins["torch"] == "2.13.0"
+
+
+def test_ci_checks_the_notebooks_against_colab_after_the_readme_test_command():
+    ci_lines = [line.split("#")[0].strip() for line in (ROOT / ".ci/run").read_text().splitlines()]
+    assert "./workbook colab-check" in ci_lines
+    assert ci_lines.index("./workbook colab-check") > ci_lines.index(_quick_start_commands()[1])
 
 
 def test_torch_is_pinned_to_the_cpu_build_by_the_constraints_file():

@@ -1,7 +1,8 @@
-"""Insert or refresh the "Open in Colab" badge at the top of every notebooks/NN_*.ipynb title cell.
+"""Insert or refresh the "Open in Colab" badge at the top of every notebooks/NN_*.ipynb title cell,
+and put tools/notebook_cells.py's SETUP_CELL into every notebook's (and classroom notebook's) setup cell.
 
-Run after (re)generating notebooks: ``python tools/add_colab_badges.py``. Only the first
-cell's badge line changes; an up-to-date notebook is left untouched.
+Run after (re)generating notebooks or changing ``REPOSITORY``: ``python tools/add_colab_badges.py``.
+Only the first cell's badge line and the setup cell change; an up-to-date notebook is left untouched.
 """
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import nbformat
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from tools.notebook_cells import with_colab_badge  # noqa: E402
+from tools.notebook_cells import SETUP_CELL, with_colab_badge  # noqa: E402
 
 
 def add_badge(path: Path, root: Path = ROOT) -> bool:
@@ -29,8 +30,24 @@ def add_badge(path: Path, root: Path = ROOT) -> bool:
     return True
 
 
+def refresh_setup_cell(path: Path) -> bool:
+    """Make the first code cell (the one that branches on ``google.colab``) equal SETUP_CELL; True when the file changed."""
+    nb = nbformat.read(path, as_version=nbformat.NO_CONVERT)
+    setup = next((cell for cell in nb.cells if cell.cell_type == "code"), None)
+    if setup is None or "google.colab" not in setup.source:
+        raise ValueError(f"{path}: the first code cell should be the setup cell (see tools/notebook_cells.py SETUP_CELL).")
+    if setup.source == SETUP_CELL:
+        return False
+    setup.source = SETUP_CELL
+    nbformat.write(nb, path)
+    return True
+
+
 if __name__ == "__main__":
     paths = [Path(p) for p in sys.argv[1:]] or sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
     for path in paths:
         if add_badge(path):
             print(f"badge added or refreshed: {path}")
+    for path in [Path(p) for p in sys.argv[1:]] or paths + sorted((ROOT / "classroom").glob("*.ipynb")):
+        if refresh_setup_cell(path):
+            print(f"setup cell refreshed: {path}")

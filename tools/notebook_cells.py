@@ -25,11 +25,11 @@ if "google.colab" in sys.modules:
 
 import sbert_workbook as sbw'''
 
-RESOLVE_CELL = '''QUICK = sbw.quick_mode(QUICK)  # SBERT_WORKBOOK_QUICK=1 also switches quick mode on
+RESOLVE_CELL = '''device = sbw.pick_device(DEVICE)
+QUICK = sbw.quick_mode(QUICK, device)  # prints which mode and why; SBERT_WORKBOOK_QUICK=1 also switches it on
 sbw.set_seed(SEED)
 sbw.show_provenance_captions()  # each table shows as caption which model, pooling, aggregation and split made it
-device = sbw.pick_device(DEVICE)
-print(f"quick mode: {QUICK}; device: {device} ({sbw.precision_name(device)})")'''
+print(f"device: {device} ({sbw.precision_name(device)})")'''
 
 
 def colab_badge(notebook: str) -> str:
@@ -45,14 +45,17 @@ def with_colab_badge(title_markdown: str, notebook: str) -> str:
     return f"{colab_badge(notebook)}\n\n{kept.lstrip()}"
 
 
+QUICK_LINE = 'QUICK = "auto"  # "auto": full on a GPU, quick (small subsets, few steps) on a CPU; True or False force it'
 #: The exercise switch (sbert_workbook/exercises.py): True fills every exercise cell with its reference solution.
 SOLUTIONS_LINE = "SOLUTIONS = False  # True (or SBERT_WORKBOOK_SOLUTIONS=1): exercise cells fill in the reference solutions\n"
 
 
-def parameters_cell(extra: str = "") -> nbformat.NotebookNode:
+def parameters_cell(extra: str = "", full_on_cpu: str = "") -> nbformat.NotebookNode:
+    """The papermill parameters cell; ``full_on_cpu`` (e.g. "over 10 min") is said under QUICK when full mode is slow on a CPU."""
+    quick_line = QUICK_LINE + (f"\n# Full mode on a 2-core CPU takes {full_on_cpu}; see README, 'How long the notebooks take'." if full_on_cpu else "")
     source = (
-        "# Parameters (papermill). QUICK: small subsets and few steps, for tests and classrooms.\n"
-        'QUICK = False\nMODEL = "auto"  # "auto", "embedded", a hub id or a model folder\nSEED = 0\n'
+        "# Parameters (papermill). QUICK: small subsets and few steps, for tests, classrooms and CPUs.\n"
+        + quick_line + '\nMODEL = "auto"  # "auto", "embedded", a hub id or a model folder\nSEED = 0\n'
         "DEVICE = None  # None picks CUDA, then MPS, then CPU\n" + SOLUTIONS_LINE + extra
     )
     return nbformat.v4.new_code_cell(source, metadata={"tags": ["parameters"]})

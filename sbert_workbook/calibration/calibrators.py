@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pandas as pd
 import torch
+from tqdm.auto import tqdm
 
 from sbert_workbook.evaluation.arrays import as_tensor
 from sbert_workbook.evaluation.similarity import cosine_similarity
@@ -272,9 +273,10 @@ def calibration_table(bank, view: str, test_sets: dict, fit_sentences: dict, met
     embeddings; source ``"target"`` fits a fresh calibrator on ``fit_sentences[data set]``, any
     other source (e.g. ``"nli"``) one calibrator on ``fit_sentences[source]`` shared by all sets.
     Returns the table (``attrs['provenance']`` says what produced it) and the fitted calibrators.
+    A bar counts the methods and estimates the time left (the flows' own bars may be switched off).
     """
     rows, fitted = {}, {}
-    for label, (make, source) in methods.items():
+    for label, (make, source) in tqdm(methods.items(), desc=f"calibrating {view}", unit="method", total=len(methods)):
         rows[label] = {}
         for name, data in test_sets.items():
             u, v = bank.get(view, data.sentences1), bank.get(view, data.sentences2)

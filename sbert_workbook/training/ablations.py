@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 import pandas as pd
 import plotly.graph_objects as go
+from tqdm.auto import tqdm
 
 from sbert_workbook.evaluation.provenance import inherit_provenance
 from sbert_workbook.published import SBERT_TABLE6, SBERT_TABLE6_CONCATENATIONS
@@ -34,10 +35,11 @@ def run_ablation(make_model: Callable[[str, tuple], object], variants: list[tupl
                  config: TrainingConfig, output_root) -> pd.DataFrame:
     """Train one model per (pooling, concatenation) variant with the softmax objective; dev Spearman of each.
 
-    ``make_model(pooling, parts)`` must return a fresh model with its classifier attached.
+    ``make_model(pooling, parts)`` must return a fresh model with its classifier attached. A bar
+    counts the variants and, after the first, estimates the time left (each ``fit`` may be quiet).
     """
     rows = []
-    for pooling, parts in variants:
+    for pooling, parts in tqdm(variants, desc="ablation variants", unit="variant"):
         model = make_model(pooling, parts)
         folder = f"{output_root}/{pooling}-{'_'.join(parts).replace('|', '').replace('*', 'x')}"
         result = fit(model, examples, "softmax", config, dev=dev, output_dir=folder)
