@@ -53,6 +53,20 @@ def kernel_python() -> str:
     return sys.executable if command in ("python", "python3", f"python{sys.version_info[0]}.{sys.version_info[1]}") else command
 
 
+def use_tcp_kernels() -> None:
+    """Make :mod:`~sbert_workbook.app.runbook` start its kernels on TCP ports instead of Unix sockets.
+
+    With Colab's jupyter stack (ipykernel 6.17.1, jupyter_client 7.4.9) a kernel on Unix sockets
+    stopped answering in notebook 02's first long cell, twice, at the same place, while the same
+    run over TCP finished; the code itself runs there without a kernel. Colab's own kernels use TCP.
+    """
+    from traitlets.config import Config
+
+    from sbert_workbook.app import runbook
+
+    runbook._unix_socket_kernels = lambda folder: Config()
+
+
 def main(argv: list[str] | None = None) -> int:
     """Check the versions and the kernel, run the notebooks (those named in ``argv``, else all); 0 when all pass."""
     from sbert_workbook.app.runbook import run_all
@@ -70,6 +84,7 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     print(f"colab-check: Python {sys.version.split()[0]}; Colab's versions from {CONSTRAINTS_FILE}: "
           + ", ".join(f"{name} {version}" for name, version in pins.items()), flush=True)
+    use_tcp_kernels()
     runs = run_all(argv or None, build_dir=root / "build" / "colab")
     print(f"colab-check: {len(runs)} notebooks ran in quick mode with Colab's versions, "
           f"{sum(run.seconds for run in runs):.0f} s in all.")
