@@ -238,6 +238,11 @@ BERT_FLOW_TABLE6 = PublishedTable(
     pooling={"Gold similarity": "n/a", "BERT-induced similarity": "not stated in the paper",
              "Flow-induced similarity": "not stated in the paper"},
 )
+#: BERT-flow Figure 2: edit distance against gold, BERT-induced and flow-induced similarity of STS-B dev pairs; the
+#: pairs with edit distance at most this are highlighted (the paper's lexically similar pairs).
+BERT_FLOW_FIGURE2_CLOSE_EDIT_DISTANCE = 4
+BERT_FLOW_FIGURE2_SOURCE = (f"{BERT_FLOW}, Figure 2: STS-B dev pairs, similarity (gold, BERT-induced, flow-induced) against "
+                            "edit distance; pairs with edit distance <= 4 highlighted")
 #: SimCSE Table C.1 re-evaluates BERT-flow and BERT-whitening (Su et al., 2021) with the "all" aggregation.
 SIMCSE_TABLE_C1_STSB = {"BERT-flow (target)": 71.70, "BERT-whitening (target)": 71.34}
 SIMCSE_TABLE_C1_SOURCE = f"{SIMCSE}, Table C.1: bert-base-uncased, first_last_avg, 'all' aggregation, STS-B test"

@@ -10,10 +10,10 @@ from sklearn.preprocessing import StandardScaler
 
 from sbert_workbook.calibration.calibrators import (Chain, FlowCalibrator, NullTopDirections, StandardNormalization, Whitening,
                                         choose_natsv_k, load_calibrator, save_calibrator)
-from sbert_workbook.calibration.plots import (k_selection_figure, log_likelihood_figure, projection_figure,
-                                              similarity_histogram_figure)
+from sbert_workbook.calibration.plots import (edit_distance_figure, k_selection_figure, log_likelihood_figure,
+                                              projection_figure, similarity_histogram_figure)
 from sbert_workbook.evaluation.similarity import cosine_similarity
-from sbert_workbook.calibration.lexical import edit_distance, edit_distances, lexical_correlations
+from sbert_workbook.calibration.lexical import close_pairs, edit_distance, edit_distances, lexical_correlations
 
 
 @pytest.fixture(scope="module")
@@ -120,10 +120,25 @@ def test_lexical_correlations_are_scipy_spearman():
     assert list(distances) == [1, 4, 0, 4]
     gold, model = [4.0, 1.0, 5.0, 0.5], [0.9, 0.2, 1.0, 0.4]
     table = lexical_correlations(distances, gold, {"model": model})
-    assert table.loc["gold"].item() == pytest.approx(100 * spearmanr(distances, gold).statistic)
-    assert table.loc["model"].item() == pytest.approx(100 * spearmanr(distances, model).statistic)
+    assert table.loc["gold", "spearman_with_edit_distance"] == pytest.approx(100 * spearmanr(distances, gold).statistic)
+    assert table.loc["model", "spearman_with_edit_distance"] == pytest.approx(100 * spearmanr(distances, model).statistic)
+    assert table.loc["gold", "spearman_with_gold"] == 100.0
+    assert table.loc["model", "spearman_with_gold"] == pytest.approx(100 * spearmanr(gold, model).statistic)
     with pytest.raises(ValueError, match="as many first as second"):
         edit_distances(["a"], [])
+
+
+def test_edit_distance_figure_highlights_the_close_pairs():
+    distances = np.array([0, 2, 4, 5, 9])
+    similarities = {"gold": [5.0, 4.0, 3.0, 2.0, 1.0], "raw": [0.9, 0.8, 0.7, 0.6, 0.5]}
+    assert list(close_pairs(distances)) == [True, True, True, False, False]  # Figure 2: ≤ 4 edits
+    figure = edit_distance_figure(distances, similarities)
+    close = [trace for trace in figure.data if "≤ 4" in trace.name]
+    assert len(close) == 2 and list(close[1].x) == [0.9, 0.8, 0.7] and list(close[1].y) == [0, 2, 4]
+    far = [trace for trace in figure.data if "> 4" in trace.name]
+    assert list(far[0].x) == [2.0, 1.0] and list(far[0].y) == [5, 9]
+    with pytest.raises(ValueError, match="2 similarities for 5 pairs"):
+        edit_distance_figure(distances, {"short": [0.1, 0.2]})
 
 
 # ----------------------------------------------------------------------------- figures

@@ -93,6 +93,7 @@ def test_bert_flow_tables_label_their_pooling():
 
 def test_bert_flow_table6_and_others():
     assert {row: pub.BERT_FLOW_TABLE6.rows[row] for row in FLOW_T6} == FLOW_T6
+    assert pub.BERT_FLOW_FIGURE2_CLOSE_EDIT_DISTANCE == 4 and "Figure 2" in pub.BERT_FLOW_FIGURE2_SOURCE
     assert pub.SIMCSE_TABLE_C1_STSB == {"BERT-flow (target)": 71.70, "BERT-whitening (target)": 71.34}
     c1 = pub.SIMCSE_TABLE_C1.frame()
     assert c1["stsb"].to_dict() == {"BERT-flow (target)": 71.70, "BERT-whitening (target)": 71.34}

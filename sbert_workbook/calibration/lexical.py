@@ -2,7 +2,10 @@
 
 BERT-flow's Table 6 (``published.BERT_FLOW_TABLE6``) correlates the edit distance between the
 two sentences of each STS-B dev pair with the gold similarity, with raw BERT cosine and with flow
-cosine: raw BERT leans on surface overlap far more than people do, the flow less.
+cosine: raw BERT leans on surface overlap far more than people do, the flow less. Its second column
+correlates each similarity with the gold scores (the STS score itself). Figure 2 plots edit distance
+against each similarity, the pairs within :data:`CLOSE_EDIT_DISTANCE` edits highlighted
+(:func:`~sbert_workbook.calibration.plots.edit_distance_figure`).
 """
 from __future__ import annotations
 
@@ -12,6 +15,11 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 from scipy.stats import spearmanr
+
+from sbert_workbook.published import BERT_FLOW_FIGURE2_CLOSE_EDIT_DISTANCE
+
+#: BERT-flow Figure 2 highlights the pairs at most this many edits apart (``published``).
+CLOSE_EDIT_DISTANCE = BERT_FLOW_FIGURE2_CLOSE_EDIT_DISTANCE
 
 #: Pairs that differ by a word or two but mean the opposite, and one paraphrase with little overlap.
 OPPOSITE_PAIRS = (
@@ -56,13 +64,21 @@ def edit_distances(sentences1: Sequence[str], sentences2: Sequence[str], unit: s
 
 
 def lexical_correlations(distances, gold, similarities: Mapping[str, Sequence[float]]) -> pd.DataFrame:
-    """Spearman × 100 of edit distance with the gold scores and with each model similarity (Table 6's layout).
+    """Table 6's two columns, Spearman × 100: each similarity with the edit distance, and with the gold scores.
 
-    The more negative, the more a similarity rises with word overlap.
+    The more negative the first, the more a similarity rises with word overlap; the second is the
+    STS score itself (100 for the gold row).
     """
-    rows = [{"similarity": "gold", "spearman_with_edit_distance": 100 * spearmanr(distances, gold).statistic}]
+    rows = [{"similarity": "gold", "spearman_with_edit_distance": 100 * spearmanr(distances, gold).statistic,
+             "spearman_with_gold": 100.0}]
     for name, values in similarities.items():
         if len(values) != len(distances):
             raise ValueError(f"{name!r} has {len(values)} similarities for {len(distances)} pairs.")
-        rows.append({"similarity": name, "spearman_with_edit_distance": 100 * spearmanr(distances, values).statistic})
+        rows.append({"similarity": name, "spearman_with_edit_distance": 100 * spearmanr(distances, values).statistic,
+                     "spearman_with_gold": 100 * spearmanr(gold, values).statistic})
     return pd.DataFrame(rows).set_index("similarity")
+
+
+def close_pairs(distances, max_distance: int = CLOSE_EDIT_DISTANCE) -> np.ndarray:
+    """True for each pair at most ``max_distance`` edits apart (Figure 2's highlighted, lexically similar pairs)."""
+    return np.asarray(distances, dtype=float) <= max_distance

@@ -7,6 +7,9 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from sbert_workbook.calibration import toy_flow
+from sbert_workbook.calibration.change_of_variables import ChangeOfVariables1D, standard_normal_pdf
+from sbert_workbook.calibration.lexical import CLOSE_EDIT_DISTANCE, close_pairs
 from sbert_workbook.evaluation.projection import project
 
 
@@ -83,6 +86,92 @@ def calibration_heatmap_figure(table, title: str) -> go.Figure:
                                   zmid=float(np.nanmedian(table.values)), text=np.round(table.values, 1),
                                   texttemplate="%{text}"))
     figure.update_layout(title=title, yaxis={"autorange": "reversed"})
+    return figure
+
+
+def change_of_variables_figure(pieces: ChangeOfVariables1D) -> go.Figure:
+    """Three panels: p_Z on z; the monotone map z = f(u); on u, p_Z(f(u)), the stretch |f′(u)| and their product p_U."""
+    figure = make_subplots(rows=1, cols=3, subplot_titles=("latent density p_Z(z) = N(0, 1)", "the map z = f(u)",
+                                                           "p_U(u) = p_Z(f(u)) · |f′(u)|"))
+    z = np.linspace(-4, 4, 401)
+    figure.add_trace(go.Scatter(x=z, y=standard_normal_pdf(z), name="p_Z(z)", fill="tozeroy"), row=1, col=1)
+    figure.add_trace(go.Scatter(x=pieces.u, y=pieces.z, name="z = f(u)"), row=1, col=2)
+    figure.add_trace(go.Scatter(x=pieces.u, y=pieces.latent_density, name="p_Z(f(u))", line={"dash": "dash"}), row=1, col=3)
+    figure.add_trace(go.Scatter(x=pieces.u, y=pieces.stretch, name="|f′(u)| (the Jacobian term)", line={"dash": "dot"}),
+                     row=1, col=3)
+    figure.add_trace(go.Scatter(x=pieces.u, y=pieces.density, name=f"p_U(u), mass {pieces.total_mass():.3f}",
+                                fill="tozeroy"), row=1, col=3)
+    figure.update_xaxes(title_text="z", row=1, col=1)
+    figure.update_xaxes(title_text="u", row=1, col=2)
+    figure.update_xaxes(title_text="u", row=1, col=3)
+    figure.update_yaxes(title_text="z", range=[-4, 4], row=1, col=2)
+    figure.update_yaxes(range=[0, 1.5 * float(pieces.density.max())], row=1, col=3)
+    figure.update_layout(title="Change of variables: where f is flat, a wide z-interval lands in a short u-interval")
+    return figure
+
+
+def toy_flow_figure(flow, points, samples, grid: int = 60) -> go.Figure:
+    """Data with the flow's density p_U (mean marked), its latent f(u) over N(0, I) (origin marked), samples f⁻¹(z)."""
+    points, latent = np.asarray(points), toy_flow.to_latent(flow, points)
+    titles = ("data u, contours: the flow's p_U", "latent z = f(u), contours: N(0, I)", "samples f⁻¹(z), z ~ N(0, I)")
+    figure = make_subplots(rows=1, cols=3, subplot_titles=titles)
+    low, high = points.min(0) - 1, points.max(0) + 1
+    x, y = np.linspace(low[0], high[0], grid), np.linspace(low[1], high[1], grid)
+    r = np.linspace(-3.5, 3.5, grid)
+    contours = {"showscale": False, "colorscale": "Blues", "ncontours": 12, "contours": {"coloring": "lines"}}
+    figure.add_trace(go.Contour(x=x, y=y, z=toy_flow.density_grid(flow, x, y), name="p_U", **contours), row=1, col=1)
+    figure.add_trace(go.Contour(x=r, y=r, z=toy_flow.density_grid(None, r, r), name="N(0, I)", **contours), row=1, col=2)
+    dots = {"mode": "markers", "marker": {"size": 3}}
+    figure.add_trace(go.Scatter(x=points[:, 0], y=points[:, 1], name="data u", **dots), row=1, col=1)
+    figure.add_trace(go.Scatter(x=latent[:, 0], y=latent[:, 1], name="latent f(u)", **dots), row=1, col=2)
+    figure.add_trace(go.Scatter(x=points[:, 0], y=points[:, 1], name="data u", opacity=0.25, showlegend=False, **dots),
+                     row=1, col=3)
+    figure.add_trace(go.Scatter(x=samples[:, 0], y=samples[:, 1], name="samples f⁻¹(z)", **dots), row=1, col=3)
+    cross = {"mode": "markers", "marker": {"size": 12, "symbol": "x", "color": "red"}}
+    mean = points.mean(0)
+    figure.add_trace(go.Scatter(x=[mean[0]], y=[mean[1]], name="mean of the data (a hole)", **cross), row=1, col=1)
+    figure.add_trace(go.Scatter(x=[0.0], y=[0.0], name="origin of the latent (the densest point)", **cross), row=1, col=2)
+    for col in (1, 3):
+        figure.update_xaxes(range=[low[0], high[0]], row=1, col=col)
+        figure.update_yaxes(range=[low[1], high[1]], row=1, col=col)
+    figure.update_xaxes(range=[-3.5, 3.5], row=1, col=2)
+    figure.update_yaxes(range=[-3.5, 3.5], row=1, col=2)
+    figure.update_layout(title="A 2-D flow: the bent, off-centre cloud becomes a round Gaussian, and back")
+    return figure
+
+
+def circle_angles_figure(angles: Mapping[str, Sequence[float]], bins: int = 24) -> go.Figure:
+    """Histograms (density per radian) of where L2-normalised points land on the circle; flat = every direction alike."""
+    figure = go.Figure()
+    edges = np.linspace(-np.pi, np.pi, bins + 1)
+    for name, values in angles.items():
+        counts, _ = np.histogram(np.asarray(values, dtype=float), bins=edges, density=True)
+        figure.add_trace(go.Bar(x=(edges[:-1] + edges[1:]) / 2, y=counts, width=edges[1] - edges[0], name=name, opacity=0.6))
+    figure.add_hline(y=1 / (2 * np.pi), line_dash="dash", annotation_text="uniform: 1/(2π)")
+    figure.update_layout(barmode="overlay", title="Directions after L2 normalisation", xaxis_title="angle (radians)",
+                         yaxis_title="density per radian")
+    return figure
+
+
+def edit_distance_figure(distances, similarities: Mapping[str, Sequence[float]],
+                         max_distance: int = CLOSE_EDIT_DISTANCE) -> go.Figure:
+    """BERT-flow Figure 2: one panel per similarity (x) against edit distance (y), pairs ≤ ``max_distance`` edits highlighted."""
+    distances = np.asarray(distances, dtype=float)
+    close = close_pairs(distances, max_distance)
+    names = list(similarities)
+    figure = make_subplots(rows=1, cols=len(names), subplot_titles=names, shared_yaxes=True)
+    for col, name in enumerate(names, start=1):
+        values = np.asarray(similarities[name], dtype=float)
+        if len(values) != len(distances):
+            raise ValueError(f"{name!r} has {len(values)} similarities for {len(distances)} pairs.")
+        for mask, label, color in ((~close, f"edit distance > {max_distance}", "steelblue"),
+                                   (close, f"edit distance ≤ {max_distance}", "green")):
+            figure.add_trace(go.Scatter(x=values[mask], y=distances[mask], mode="markers", name=label, showlegend=col == 1,
+                                        marker={"size": 4, "color": color, "opacity": 0.6}), row=1, col=col)
+        figure.update_xaxes(title_text="similarity", row=1, col=col)
+    figure.update_yaxes(title_text="edit distance (words)", row=1, col=1)
+    figure.update_layout(title=f"Edit distance against similarity ({close.sum()} of {len(close)} pairs within "
+                               f"{max_distance} edits, in green)")
     return figure
 
 
