@@ -1,0 +1,78 @@
+"""Predict-then-run questions: nothing is revealed before a choice, and a choice says right or wrong and why."""
+from __future__ import annotations
+
+import re
+
+import nbformat
+import pytest
+
+from sbert_workbook.app.predict import FEEDBACK_CLASS, OPTIONS_CLASS, PREDICT_CLASS, WAITING, predict_question
+from sbert_workbook.app.runbook import list_notebooks
+
+OPTIONS = ["close to 0", "around 0.3", "above 0.6"]
+
+
+def question(**kwargs):
+    arguments = dict(question="Mean cosine of random pairs?", options=OPTIONS, answer="around 0.3",
+                     explanation="They share the position part.")
+    return predict_question(**{**arguments, **kwargs})
+
+
+def test_nothing_is_chosen_or_revealed_before_a_click():
+    box = question()
+    assert box.buttons.value is None and WAITING in box.feedback.value
+    assert "around 0.3" not in box.feedback.value and "position part" not in box.feedback.value
+    assert list(box.buttons.options) == OPTIONS  # each button's label is the option's text
+
+
+def test_a_right_choice_says_so_with_the_explanation():
+    box = question()
+    box.buttons.value = "around 0.3"
+    assert box.feedback.value.startswith("<b>✓ Right.</b>") and "They share the position part." in box.feedback.value
+
+
+def test_a_wrong_choice_names_the_answer_and_a_second_choice_replaces_the_verdict():
+    box = question()
+    box.buttons.value = "above 0.6"
+    text = box.feedback.value
+    assert "✗ Not quite" in text and "“around 0.3”" in text and "You chose “above 0.6”" in text
+    assert "position part" in text
+    box.buttons.value = "around 0.3"
+    assert "✓ Right" in box.feedback.value and "✗" not in box.feedback.value
+
+
+def test_the_widget_is_easy_to_find_in_a_browser():
+    box = question()
+    assert PREDICT_CLASS in box._dom_classes
+    assert OPTIONS_CLASS in box.buttons._dom_classes and FEEDBACK_CLASS in box.feedback._dom_classes
+
+
+def test_text_is_escaped():
+    box = question(options=["a < b", "a > b"], answer="a < b", explanation="<script>")
+    box.buttons.value = "a > b"
+    assert "<script>" not in box.feedback.value and "&lt;script&gt;" in box.feedback.value
+
+
+@pytest.mark.parametrize("options, answer, words", [
+    (["yes", "no"], "maybe", "not one of the options"),
+    (["yes"], "yes", "at least two different options"),
+    (["yes", "yes"], "yes", "at least two different options"),
+    ("yes/no", "yes", "list of strings"),
+    ([0.1, 0.3], 0.3, "list of strings"),
+])
+def test_bad_questions_are_refused_with_advice(options, answer, words):
+    with pytest.raises((TypeError, ValueError), match=words):
+        predict_question("?", options, answer, "because")
+
+
+def test_predict_cells_are_tagged_and_come_before_code_that_shows_the_result():
+    found = 0
+    for notebook in list_notebooks():
+        cells = nbformat.read(notebook, 4).cells
+        for index, cell in enumerate(cells):
+            calls = cell.cell_type == "code" and re.search(r"\bpredict_question\(", cell.source)
+            if calls and "import" not in cell.source.split("predict_question(")[0].splitlines()[-1]:
+                found += 1
+                assert "predict" in cell.get("metadata", {}).get("tags", []), f"{notebook.name} cell {index}: tag it 'predict'"
+                assert any(c.cell_type == "code" for c in cells[index + 1:]), f"{notebook.name} cell {index}: no result cell below"
+    assert found >= 2
