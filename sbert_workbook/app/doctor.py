@@ -95,6 +95,18 @@ def check_onnx_backend() -> Check:
                  "encodes faster on the CPU")
 
 
+def check_glove() -> Check:
+    """Whether the GloVe 6B 50-d vectors (the averaged-GloVe baseline of notebooks 02, 03 and 05) are installed."""
+    from sbert_workbook.encoding.glove import GLOVE_INSTALL, GloveNotInstalledError, glove_root, load_glove
+
+    try:
+        glove = load_glove(glove_root())
+    except (GloveNotInstalledError, FileNotFoundError, ValueError) as error:
+        return Check("GloVe vectors", "warn", f"{str(error).split(' To fix:')[0]} Notebooks 02, 03 and 05 skip their "
+                     "GloVe sections", GLOVE_INSTALL)
+    return Check("GloVe vectors", "ok", f"{len(glove.words)} words × {glove.dim} dims from {glove.source}")
+
+
 def check_device(requested: str | None = None) -> Check:
     """Which device and precision the notebooks will use; a GPU that torch cannot see is flagged."""
     from sbert_workbook.devices import pick_device, precision_name
@@ -192,7 +204,8 @@ def check_caches() -> Check:
 
 def run_checks(model: str = "auto", data_dir=None, device: str | None = None, datasets=None) -> DoctorReport:
     """Every check, in the order a teacher reads them."""
-    checks = [check_python(), check_torch(), check_device(device), check_onnx_backend(), check_widgets(), check_model(model)]
+    checks = [check_python(), check_torch(), check_device(device), check_onnx_backend(), check_glove(), check_widgets(),
+              check_model(model)]
     checks += [check_data(name, data_dir) for name in (datasets or REGISTRY)]
     checks.append(check_caches())
     return DoctorReport(checks)

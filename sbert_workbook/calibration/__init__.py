@@ -6,4 +6,5 @@ whitening and the flow one ``fit``/``transform`` interface, ``change_of_variable
 flow must be invertible (the 1-D change of variables; what NATSV's projection loses), ``toy_flow`` fits
 the flow on a 2-D cloud you can see, ``lexical`` is the edit-distance analysis (BERT-flow Table 6,
 Figure 2), ``plots`` draws the figures.
+``word_vectors`` has the same fixes two years earlier, on averaged GloVe: SIF and all-but-the-top.
 """

@@ -3,6 +3,7 @@
 Introduced in ``03_pooling_and_sts.ipynb``. One forward pass per sentence serves every
 pooling (:class:`MultiPoolingEncoder`, a cache over :mod:`sbert_workbook.encoding.views`), so
 the static / CLS / mean / first_last_avg rows of the table cost about as much as one of them.
+The averaged-GloVe row (:func:`glove_row`) needs no model: it averages GloVe 6B 50-d word vectors.
 """
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from sbert_workbook.data.records import StsData
 from sbert_workbook.data.registry import SEVEN_STS_SETS
 from sbert_workbook.evaluation.similarity import cosine_similarity
 from sbert_workbook.evaluation.sts import evaluate_sts
+from sbert_workbook.encoding.glove import GLOVE_NAME, GloveEncoder, GloveVectors, load_glove
 from sbert_workbook.encoding.pooling import POOLINGS
 from sbert_workbook.encoding.views import checked_poolings, encode_views
 from sbert_workbook.evaluation.provenance import inherit_provenance
@@ -36,9 +38,12 @@ POOLING_TO_TABLE1_ROW = {
     "first_last_avg": None,  # not in SBERT's table; what BERT-flow's code runs as "last2avg"
     "last2_avg": None,  # not in SBERT's table; what BERT-flow's paper describes as "last2avg"
     "trained": "SBERT-NLI-base",
+    "avg_glove": "Avg. GloVe embeddings",  # GloVe 6B 50d averaged (encoding/glove.py); the paper's is 840B 300d
 }
-#: Published rows shown with no recomputed partner: nothing in the workbook runs GloVe.
+#: Published rows shown alone ("published only") unless a recomputed row stands beside them (avg_glove, with GloVe installed).
 PUBLISHED_ONLY_ROWS = ("Avg. GloVe embeddings",)
+#: The name of the recomputed averaged-GloVe row in :func:`baseline_table`'s tables.
+GLOVE_ROW = "avg_glove"
 BASELINE_POOLINGS = ("word_embeddings", "static", "cls", "mean", "first_last_avg", "last2_avg")
 
 
@@ -127,28 +132,41 @@ def baseline_table(
     return result
 
 
+def glove_row(datasets: Sequence[str] = SEVEN_STS_SETS, limit: int | None = None, data_dir=None,
+              glove: GloveVectors | None = None) -> pd.Series:
+    """Averaged GloVe's Spearman × 100 per data set plus ``avg``: SBERT Table 1's first row, recomputed (``03``).
+
+    The vectors are GloVe 6B 50-d (:func:`~sbert_workbook.encoding.glove.load_glove`; ``glove``
+    to pass others), not the paper's 840B 300-d. Same sets, sample and metric as :func:`baseline_table`.
+    """
+    encoder = GloveEncoder(glove if glove is not None else load_glove())
+    table = evaluate_sts(encoder, datasets, aggregation="all", data_dir=data_dir, limit=limit)
+    return table["spearman"].rename(GLOVE_ROW)
+
+
 def beside_published(recomputed: pd.DataFrame, model_label: str, trained_pooling: str | None = None,
                      row_models: dict[str, str] | None = None,
                      published_only: Sequence[str] = PUBLISHED_ONLY_ROWS) -> pd.DataFrame:
     """Each recomputed row followed by the published Table 1 row it stands beside, then the ``published_only`` rows.
 
-    Rows pair up as in :data:`POOLING_TO_TABLE1_ROW`; a pooling the paper has no row for
-    (static, word_embeddings, first_last_avg, last2_avg) stands alone. When the model was itself trained for
-    similarity with ``trained_pooling`` (see :func:`sentence_transformers_pooling`), that row
+    Rows pair up as in :data:`POOLING_TO_TABLE1_ROW` (``avg_glove``, from :func:`glove_row`, beside
+    Avg. GloVe); a pooling the paper has no row for (static, word_embeddings, first_last_avg, last2_avg)
+    stands alone; a ``published_only`` row already shown beside a recomputed one is not repeated.
+    When the model was itself trained for similarity with ``trained_pooling`` (see :func:`sentence_transformers_pooling`), that row
     is the trained model and stands beside SBERT-NLI-base instead. A ``source`` column says
     which rows ran here and which are quoted. ``row_models`` names another model for some
     rows (e.g. ``{"trained": "all-MiniLM-L6-v2"}`` when the trained row came from a second model).
     """
-    published = published_table1()
+    published, models = published_table1(), {GLOVE_ROW: f"{GLOVE_NAME}, not the paper's 840B 300d", **(row_models or {})}
     lines = []
     for name, values in recomputed.iterrows():
         trained = name == trained_pooling
-        label = f"{name} ({(row_models or {}).get(name, model_label)}{', trained for similarity' if trained else ''})"
+        label = f"{name} ({models.get(name, model_label)}{', trained for similarity' if trained else ''})"
         lines.append({"row": label, "source": "recomputed here", **values.to_dict()})
         partner = POOLING_TO_TABLE1_ROW["trained"] if trained else POOLING_TO_TABLE1_ROW.get(name)
         if partner is not None:
             lines.append({"row": partner, "source": "published, SBERT Table 1", **published.loc[partner].to_dict()})
-    for row in published_only:
+    for row in [row for row in published_only if row not in {line["row"] for line in lines}]:
         lines.append({"row": row, "source": "published only, SBERT Table 1 (not run here)", **published.loc[row].to_dict()})
     table = pd.DataFrame(lines).set_index("row")
     table.attrs["source"] = TABLE1_SOURCE

@@ -1,0 +1,140 @@
+"""The same fixes two years earlier, on word vectors: SIF and all-but-the-top (``05_bert_flow.ipynb``).
+
+* **SIF** (Arora, Liang & Ma, 2017, "A simple but tough-to-beat baseline for sentence embeddings"):
+  weight each word by a / (a + p(w)), average, then remove from every sentence vector its
+  projection on the first principal component of all of them (computed uncentred, as their code does).
+* **All-but-the-top** (Mu & Viswanath, 2018, "All-but-the-Top: simple and effective postprocessing
+  for word representations"): subtract the mean word vector, then null the top D principal
+  directions of the centred vocabulary. Nulling top directions is what BERT-flow's NATSV does to
+  sentence vectors.
+
+Word probabilities p(w) come from wordfreq's English list; words it gives no frequency
+(punctuation, GloVe's quote tokens) get Zipf's law on GloVe's frequency rank, scaled to agree
+with wordfreq on GloVe's most frequent words.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from sbert_workbook.data.registry import SEVEN_STS_SETS
+from sbert_workbook.encoding.glove import GLOVE_NAME, GloveEncoder, GloveVectors
+from sbert_workbook.evaluation.sts import evaluate_sts
+
+#: Arora et al.'s recommended weight parameter (their range: 1e-4 to 1e-3).
+SIF_A = 1e-3
+#: How many of GloVe's most frequent words fix the scale of the Zipf fallback.
+ZIPF_ANCHOR_WORDS = 1000
+
+
+def zipf_scale(words: Sequence[str], ranks: np.ndarray) -> float:
+    """c in p(rank) ≈ c / (rank + 1): the median of wordfreq(w) · (rank + 1) over words wordfreq knows."""
+    from wordfreq import word_frequency
+
+    listed = np.array([word_frequency(w, "en") for w in words])
+    known = listed > 0
+    if not known.any():
+        raise ValueError("wordfreq knows none of these words; give real English words to anchor the Zipf scale.")
+    return float(np.median(listed[known] * (np.asarray(ranks, dtype=np.float64)[known] + 1)))
+
+
+def word_probabilities(words: Sequence[str], ranks: np.ndarray, scale: float) -> np.ndarray:
+    """p(w): wordfreq's English frequency, or ``scale / (rank + 1)`` (Zipf) where wordfreq gives 0."""
+    from wordfreq import word_frequency
+
+    listed = np.array([word_frequency(w, "en") for w in words])
+    return np.where(listed > 0, listed, scale / (np.asarray(ranks, dtype=np.float64) + 1))
+
+
+def sif_weights(probabilities: np.ndarray, a: float = SIF_A) -> np.ndarray:
+    """SIF's word weights a / (a + p(w)): about 1 for rare words, small for frequent ones."""
+    return a / (a + np.asarray(probabilities, dtype=np.float64))
+
+
+def remove_principal_components(x: np.ndarray, d: int = 1) -> np.ndarray:
+    """x_i ↦ x_i − Σ_{j≤d} (u_jᵀ x_i) u_j, u_j the top right singular vectors of X (uncentred): SIF's second step."""
+    x = np.asarray(x, dtype=np.float64)
+    top = np.linalg.svd(x, full_matrices=False)[2][:d]  # (d, dim)
+    return x - (x @ top.T) @ top
+
+
+def principal_directions(vectors: np.ndarray, d: int) -> tuple[np.ndarray, np.ndarray]:
+    """μ, the mean vector, and the top ``d`` principal directions u_1 … u_d (as rows) of the centred vectors."""
+    centred = np.array(vectors, dtype=np.float64)  # a copy: the caller's vectors stay as they are
+    mean = centred.mean(axis=0)
+    centred -= mean  # ṽ = v − μ (160 MB of float64 for GloVe's 400K × 50)
+    eigenvalues, eigenvectors = np.linalg.eigh(centred.T @ centred)  # ascending order
+    return mean, eigenvectors[:, ::-1][:, :d].T
+
+
+def all_but_the_top(vectors: np.ndarray, mean: np.ndarray, directions: np.ndarray) -> np.ndarray:
+    """v ↦ ṽ − Σ_i (u_iᵀ ṽ) u_i with ṽ = v − μ: all-but-the-top, given μ and the rows u_i of ``directions``.
+
+    The paper's Algorithm 1 writes u_iᵀ v(w); projecting the centred ṽ instead keeps the result
+    centred (the two differ by one constant vector, Σ_i (u_iᵀ μ) u_i).
+    """
+    v = np.asarray(vectors, dtype=np.float64) - mean
+    return v - (v @ directions.T) @ directions
+
+
+def sif_encoder(glove: GloveVectors, a: float = SIF_A) -> GloveEncoder:
+    """Averaged GloVe with SIF's word weights (no component removed yet); p(w) is computed once per word used."""
+    scale = zipf_scale(glove.words[:ZIPF_ANCHOR_WORDS], np.arange(min(ZIPF_ANCHOR_WORDS, len(glove.words))))
+    cache: dict[int, float] = {}
+
+    def weight(rows: np.ndarray) -> np.ndarray:
+        new = [int(r) for r in set(rows.tolist()) if r not in cache]
+        if new:
+            cache.update(zip(new, sif_weights(word_probabilities([glove.words[r] for r in new], np.array(new), scale), a)))
+        return np.array([cache[int(r)] for r in rows])
+
+    return GloveEncoder(glove, weight, label=f"{GLOVE_NAME}, SIF weights a={a:g}")
+
+
+def sif_embed(glove: GloveVectors, a: float = SIF_A):
+    """sentences → SIF vectors: weighted averages with their first principal component (over these sentences) removed."""
+    weighted = sif_encoder(glove, a)
+
+    def embed(sentences):
+        return remove_principal_components(weighted.encode(sentences), 1)
+
+    embed.__name__ = f"{GLOVE_NAME}, SIF (a={a:g}, first principal component removed)"
+    return embed
+
+
+def all_but_the_top_encoder(glove: GloveVectors, d: int, fitted: tuple[np.ndarray, np.ndarray] | None = None) -> GloveEncoder:
+    """Averaged GloVe on all-but-the-top word vectors; μ and the directions come from all words (or ``fitted``, D ≥ d).
+
+    Only the words a sentence uses are transformed, when it is encoded.
+    """
+    mean, directions = fitted if fitted is not None else principal_directions(glove.vectors, d)
+    return GloveEncoder(glove, word_transform=lambda vectors: all_but_the_top(vectors, mean, directions[:d]),
+                        label=f"{GLOVE_NAME}, all-but-the-top D={d}")
+
+
+def word_vector_fixes_table(glove: GloveVectors, datasets: Sequence[str] = SEVEN_STS_SETS, limit: int | None = None,
+                            a: float = SIF_A, d_values: Sequence[int] = (1, 2, 3), aggregation: str = "all",
+                            data_dir=None) -> pd.DataFrame:
+    """Spearman × 100 of cosine per data set (plus ``avg``) for averaged GloVe, SIF (each step alone, then both) and all-but-the-top.
+
+    SIF's first component is removed over each test set's own sentences (as Arora et al. do); the
+    all-but-the-top mean and directions come from all of GloVe's words, fitted once for the largest D.
+    """
+    methods = {"avg GloVe": GloveEncoder(glove), "SIF weights only": sif_encoder(glove, a),
+               "remove 1st PC only": lambda s: remove_principal_components(GloveEncoder(glove).encode(s), 1),
+               "SIF (weights + remove 1st PC)": sif_embed(glove, a)}
+    fitted = principal_directions(glove.vectors, max(d_values))  # one fit on all words serves every D
+    for d in d_values:
+        methods[f"all-but-the-top (D={d})"] = all_but_the_top_encoder(glove, d, fitted)
+    rows, last = {}, None
+    for label, method in methods.items():
+        last = evaluate_sts(method, datasets, aggregation=aggregation, limit=limit, data_dir=data_dir)
+        rows[label] = last["spearman"]
+    table = pd.DataFrame(rows).T
+    table.index.name = "method on word vectors"
+    table.attrs["provenance"] = dict(last.attrs["provenance"], model=f"{GLOVE_NAME} ({glove.source})",
+                                     pooling="(weighted) mean of word vectors, see the row",
+                                     pairs=", ".join(f"{n} {p}" for n, p in last["pairs"].items() if n != "avg"))
+    return table

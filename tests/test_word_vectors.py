@@ -1,0 +1,73 @@
+"""SIF and all-but-the-top against hand computations on tiny arrays, and on the 12-word GloVe fixture."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from wordfreq import word_frequency
+
+from sbert_workbook.calibration import word_vectors as wv
+from sbert_workbook.encoding import glove as gl
+
+from test_glove import FIXTURE, FIXTURE_VECTORS
+
+
+def test_sif_weights_are_a_over_a_plus_p():
+    np.testing.assert_allclose(wv.sif_weights([0.0, 1e-3, 9e-3], a=1e-3), [1.0, 0.5, 0.1])
+
+
+def test_word_probabilities_take_wordfreq_else_zipf_on_the_rank():
+    p = wv.word_probabilities(["the", ","], np.array([0, 1]), scale=0.1)
+    assert p[0] == word_frequency("the", "en") and p[1] == pytest.approx(0.1 / 2)  # wordfreq lists no ','
+    scale = wv.zipf_scale(["the", ",", "of"], np.array([0, 1, 3]))  # the median of p(the)·1 and p(of)·4
+    assert scale == pytest.approx((word_frequency("the", "en") + 4 * word_frequency("of", "en")) / 2)
+
+
+def test_remove_principal_components_removes_the_top_singular_direction():
+    x = np.array([[2.0, 1.0], [2.0, -1.0]])  # XᵀX = diag(8, 2): the top direction is e1
+    np.testing.assert_allclose(wv.remove_principal_components(x, 1), [[0.0, 1.0], [0.0, -1.0]], atol=1e-12)
+
+
+def test_all_but_the_top_centres_then_nulls_the_top_direction():
+    vectors = np.array([[0.0, 0.0], [4.0, 0.0], [0.0, 1.0], [4.0, 1.0]])  # mean (2, .5); centred scatter diag(16, 1)
+    mean, directions = wv.principal_directions(vectors, 1)
+    np.testing.assert_allclose(mean, [2.0, 0.5])
+    np.testing.assert_allclose(np.abs(directions), [[1.0, 0.0]], atol=1e-12)
+    processed = wv.all_but_the_top(vectors, mean, directions)
+    np.testing.assert_allclose(processed, [[0.0, -0.5], [0.0, -0.5], [0.0, 0.5], [0.0, 0.5]], atol=1e-12)
+    np.testing.assert_allclose(wv.all_but_the_top(vectors, mean, directions[:0]), vectors - mean)  # D = 0: centring only
+
+
+def test_all_but_the_top_encoder_averages_processed_word_vectors():
+    glove = gl.load_glove(FIXTURE)
+    mean = FIXTURE_VECTORS.mean(axis=0)
+    centred = FIXTURE_VECTORS - mean
+    top = np.linalg.svd(centred, full_matrices=False)[2][:2]  # PCA's top 2 directions, computed another way
+    processed = centred - centred @ top.T @ top
+    got = wv.all_but_the_top_encoder(glove, 2).encode(["the man"])[0]
+    np.testing.assert_allclose(got, (processed[0] + processed[4]) / 2, atol=1e-9)
+
+
+def test_sif_embed_weights_then_removes_the_first_component():
+    glove = gl.load_glove(FIXTURE)
+    scale = wv.zipf_scale(glove.words, np.arange(len(glove.words)))
+    p = wv.word_probabilities(list(glove.words), np.arange(len(glove.words)), scale)
+    w = 1e-3 / (1e-3 + p)
+    v = FIXTURE_VECTORS
+    sentences = ["the man is playing", "a guitar .", "do n't"]
+    averaged = np.array([(w[0] * v[0] + w[4] * v[4] + w[5] * v[5] + w[6] * v[6]) / 4,
+                         (w[3] * v[3] + w[7] * v[7] + w[2] * v[2]) / 3, (w[8] * v[8] + w[9] * v[9]) / 2])
+    np.testing.assert_allclose(wv.sif_encoder(glove).encode(sentences), averaged)
+    top = np.linalg.svd(averaged)[2][0]
+    np.testing.assert_allclose(wv.sif_embed(glove)(sentences), averaged - np.outer(averaged @ top, top), atol=1e-12)
+
+
+def test_the_fixes_table_starts_from_the_table1_glove_row(shared_data):
+    if not gl.glove_available():
+        pytest.skip(f"GloVe is not installed: {gl.GLOVE_INSTALL}")
+    from sbert_workbook.evaluation.baselines import glove_row
+
+    table = wv.word_vector_fixes_table(gl.load_glove(), ("stsb", "sickr"), limit=30, d_values=(1,), data_dir=shared_data)
+    assert list(table.index) == ["avg GloVe", "SIF weights only", "remove 1st PC only", "SIF (weights + remove 1st PC)",
+                                 "all-but-the-top (D=1)"]
+    np.testing.assert_allclose(table.loc["avg GloVe"], glove_row(("stsb", "sickr"), limit=30, data_dir=shared_data))
+    assert "stsb 30" in table.attrs["provenance"]["pairs"]
