@@ -37,3 +37,90 @@ def _top_direction(information_natsv, rank: int = 0) -> torch.Tensor:
 def ex05_twin(information_u, information_natsv):
     """u + c·v₁ for any c ≠ 0: the removed direction v₁ is all that changes, and NATSV removes it."""
     return information_u[0] + 0.5 * information_u[0].norm() * _top_direction(information_natsv)
+
+
+@solution(wrong={
+    "averaged over dimensions (dim=1), not over sentences": lambda bank, fit_sentences: bank.get(
+        "static", fit_sentences["nli"]).mean(1),
+    "the STS-B target sentences instead of the NLI ones": lambda bank, fit_sentences: bank.get(
+        "static", fit_sentences["stsb"]).mean(0),
+    "the standard deviation instead of the mean": lambda bank, fit_sentences: bank.get(
+        "static", fit_sentences["nli"]).std(0, unbiased=False),
+})
+def ex05_snmean(bank, fit_sentences):
+    """μ_d over the NLI sentences: the mean over rows (dim 0) of their static embeddings."""
+    return bank.get("static", fit_sentences["nli"]).mean(0)
+
+
+def _largest_projection(vectors, directions) -> float:
+    return float((vectors @ directions).abs().max())
+
+
+@solution(wrong={
+    "projected the embeddings before NATSV (natsv_u, not natsv.transform(natsv_u))": lambda natsv_u, natsv_top, natsv:
+        _largest_projection(natsv_u, natsv_top),
+    "the centred top-3 directions (PCA), not the uncentred singular ones NATSV removes": lambda natsv_u, natsv_top, natsv:
+        _largest_projection(natsv.transform(natsv_u), torch.linalg.svd(
+            (natsv_u - natsv_u.mean(0)).double(), full_matrices=False).Vh[:3].T.float()),
+    "the 4th to 6th directions (kept by NATSV) instead of the top 3": lambda natsv_u, natsv_top, natsv:
+        _largest_projection(natsv.transform(natsv_u), torch.linalg.svd(
+            natsv_u.double(), full_matrices=False).Vh[3:6].T.float()),
+})
+def ex05_natsv(natsv_u, natsv_top, natsv):
+    """max |ũ · v_i| over sentences and the 3 removed directions: 0 up to rounding."""
+    return _largest_projection(natsv.transform(natsv_u), natsv_top)
+
+
+@solution(wrong={
+    "forward only: z = f(u), not f⁻¹(f(u))": lambda flow, u_check: flow(u_check)[0].detach(),
+    "inverse only: f⁻¹(u), not f⁻¹(f(u))": lambda flow, u_check: flow.inverse(u_check).detach(),
+})
+def ex05_roundtrip(flow, u_check):
+    """f⁻¹(f(u)): Glow's forward returns (z, log|det|); inverse takes z."""
+    with torch.no_grad():
+        return flow.inverse(flow(u_check)[0])
+
+
+@solution(wrong={
+    "only the first substitution counted (cat → dog)": lambda: 1,
+    "characters, not words": lambda: __import__("sbert_workbook.calibration.lexical", fromlist=["edit_distance"])
+        .edit_distance("the cat sat on the mat", "the dog sat on a mat", unit="char"),
+    "each substitution counted as a deletion plus an insertion": lambda: 4,
+})
+def ex05_edit():
+    """cat → dog and the → a: two substitutions, the other four words line up."""
+    return 2
+
+
+DISCUSSION = {
+    "ex05_snmean": "With SN fitted on the NLI sentences and applied to STS-B, the mean cosine of STS-B pairs falls a long "
+                   "way towards 0 but usually not as far as with target fitting: the common direction (the cone's axis) "
+                   "is shared by any English sentences, so the NLI mean removes most of it; what is left is the part of "
+                   "the mean that depends on STS-B's own topics and lengths.",
+    "ex05_1": "Most of the gain of the flow on the untrained views survives NLI fitting, because most of what it fixes (the "
+              "offset cone, a few dominant directions) is common to any English sentences; part is lost, because "
+              "the target fit also adapts to STS-B's vocabulary and sentence lengths. BERT-flow's Table 2 reports the "
+              "same order: target > NLI > raw. On the trained mean pooling the difference is small either way.",
+    "ex05_2": "Spearman rises as k grows from a handful of dimensions, peaks and then falls or flattens: the last "
+              "directions have tiny variance, and whitening rescales them to variance 1, so noise weighs as much as "
+              "content. The best k is well below the full dimension (Su et al. report k = 256 of 768 for BERT-base); "
+              "in quick mode, with fewer sentences than dimensions, everything past rank n is noise.",
+    "ex05_3": "The loaded calibrator gives the same vector up to float rounding, because save_calibrator writes its "
+              "settings and tensors (mean, kernel, flow weights) and load_calibrator rebuilds it from them. Feeding it "
+              "embeddings of another size fails with an error naming the fitted and the given dimension: a calibrator "
+              "belongs to one encoder and one pooling.",
+    "ex05_4": "The affine coupling can rescale as well as shift, so it usually reaches a higher log-likelihood on the "
+              "fitted sentences; STS-B Spearman rises little or not at all, and can fall: a better density model "
+              "is not a better similarity (the same point as one epoch vs many). BERT-flow uses the additive one.",
+}
+
+
+@solution(wrong={
+    "log p_U(u), the log-likelihood, not the log-determinant alone": lambda flow, u_check: flow.log_prob(u_check[:1]).detach(),
+    "the inverse's log-determinant (sign flipped)": lambda flow, u_check: -flow(u_check[:1])[1].detach(),
+    "summed over all 32 sentences, not the first one": lambda flow, u_check: flow(u_check)[1].detach().sum(),
+})
+def ex05_logdet(flow, u_check):
+    """log|det ∂f/∂u| at the first sentence: the second output of Glow's forward."""
+    with torch.no_grad():
+        return flow(u_check[:1])[1]
