@@ -1,6 +1,7 @@
 """Reference solutions for ``05_bert_flow.ipynb`` (see :mod:`sbert_workbook.exercises` for the pattern)."""
 from __future__ import annotations
 
+import numpy as np
 import torch
 
 from sbert_workbook.calibration.change_of_variables import cubic_map, standard_normal_pdf
@@ -112,6 +113,11 @@ DISCUSSION = {
     "ex05_4": "The affine coupling can rescale as well as shift, so it usually reaches a higher log-likelihood on the "
               "fitted sentences; STS-B Spearman rises little or not at all, and can fall: a better density model "
               "is not a better similarity (the same point as one epoch vs many). BERT-flow uses the additive one.",
+    "ex05_sif": "With a smaller a (1e-4) frequent words are pushed down harder: 'the' gets a weight near 0 and only "
+                "rare, content words steer the average; with a larger a (1e-2) the weights of all but the most "
+                "frequent words approach 1 and SIF's weighted average tends to the plain one. Arora et al. report a "
+                "broad optimum between 1e-4 and 1e-3; rerun the table with a=1e-4 and a=1e-2 to see where these 50-d "
+                "vectors sit (in quick mode a few points either way are noise).",
 }
 
 
@@ -124,3 +130,13 @@ def ex05_logdet(flow, u_check):
     """log|det ∂f/∂u| at the first sentence: the second output of Glow's forward."""
     with torch.no_grad():
         return flow(u_check[:1])[1]
+
+
+@solution(wrong={
+    "SIF's default a = 1e-3 instead of the a = 1e-4 asked for": lambda sif_probabilities: 1e-3 / (1e-3 + sif_probabilities),
+    "p / (a + p): frequent words pushed up, not down": lambda sif_probabilities: sif_probabilities / (1e-4 + sif_probabilities),
+    "1 / (a + p): the a in the numerator left out": lambda sif_probabilities: 1 / (1e-4 + sif_probabilities),
+})
+def ex05_sif(sif_probabilities):
+    """SIF's weights a / (a + p(w)) with a = 1e-4: near 1 for rare words, small for 'the'."""
+    return 1e-4 / (1e-4 + np.asarray(sif_probabilities, dtype=np.float64))
