@@ -17,6 +17,7 @@ from tqdm.auto import tqdm
 from sbert_workbook.devices import half_precision_dtype, pick_device
 from sbert_workbook.encoding.resolve import ResolvedModel, resolve_model
 from sbert_workbook.encoding.onnx_backend import OnnxLastHiddenState, checked_backend
+from sbert_workbook.encoding.quiet_loading import load_transformer_quietly
 from sbert_workbook.encoding.pooling import INPUT_POOLINGS, TOKEN_POOLING_FUNCTIONS, pool, word_embedding_pooling
 from sbert_workbook.settings import torch_threads
 from sbert_workbook.encoding.text_input import checked_sentences
@@ -217,17 +218,19 @@ def load_encoder(name: str = "auto", device: str | torch.device | None = None, m
                  backend: str = "torch") -> Encoder:
     """Load a model by name (see :func:`~sbert_workbook.encoding.resolve.resolve_model`) as an :class:`Encoder`.
 
-    Prints which model was picked and why. ``max_length`` defaults to the model's
-    sentence-transformers setting when it has one, else its position limit (at most 512).
+    Prints which model was picked and why, and one line on any checkpoint weights it did not
+    use (:func:`~sbert_workbook.encoding.quiet_loading.unused_weights_note`). ``max_length``
+    defaults to the model's sentence-transformers setting when it has one, else its position
+    limit (at most 512).
     ``backend="onnx"`` runs the cls/mean/max poolings through ONNX Runtime on the CPU.
     """
-    from transformers import AutoModel, AutoTokenizer
+    from transformers import AutoTokenizer
 
     resolved = resolve_model(name)
     print(f"Model: {resolved.describe()}")
     try:
         tokenizer = AutoTokenizer.from_pretrained(resolved.path)
-        model = AutoModel.from_pretrained(resolved.path)
+        model = load_transformer_quietly(resolved.path, resolved.model_id)
     except (OSError, ValueError, KeyError) as error:
         raise RuntimeError(
             f"{resolved.path} looked like a model but could not be loaded ({error}). "

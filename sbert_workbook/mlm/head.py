@@ -6,7 +6,6 @@ missing head with random numbers and the "predictions" would be noise. Never fak
 """
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -15,6 +14,7 @@ import pandas as pd
 import torch
 
 from sbert_workbook.devices import pick_device
+from sbert_workbook.encoding.quiet_loading import quiet_transformers
 from sbert_workbook.encoding.resolve import ResolvedModel, resolve_model
 
 
@@ -45,7 +45,7 @@ def load_mlm_head(name: str = "bert-base-uncased", device: str | torch.device | 
     from transformers import AutoModelForMaskedLM, AutoTokenizer
 
     resolved = resolve_model(name)
-    with _quiet_transformers():
+    with quiet_transformers():  # the check below says what matters
         try:
             model, info = AutoModelForMaskedLM.from_pretrained(resolved.path, output_loading_info=True)
         except ValueError as error:  # an architecture without a masked-LM class
@@ -100,19 +100,3 @@ def top_k_table(logits: np.ndarray, tokens: Sequence[str], k: int, mask_position
                 row["exact_probability"] = exact[mask, index]
             rows.append(row)
     return pd.DataFrame(rows)
-
-
-@contextlib.contextmanager
-def _quiet_transformers():
-    """Silence transformers' load report and progress bar; the check above says what matters."""
-    from transformers.utils import logging
-
-    previous, bar = logging.get_verbosity(), logging.is_progress_bar_enabled()
-    logging.set_verbosity_error()
-    logging.disable_progress_bar()
-    try:
-        yield
-    finally:
-        logging.set_verbosity(previous)
-        if bar:
-            logging.enable_progress_bar()

@@ -16,6 +16,7 @@ from sbert_workbook.encoding.encoder import Encoder
 from sbert_workbook.training.losses import SBERT_PAIR_FEATURES, ClassifierHead
 from sbert_workbook.encoding.resolve import ResolvedModel, resolve_model
 from sbert_workbook.encoding.pooling import TOKEN_POOLING_FUNCTIONS
+from sbert_workbook.encoding.quiet_loading import load_transformer_quietly
 
 #: A small BERT for "training from scratch" on a CPU: 4 layers of width 256 (about 11 M parameters
 #: with the 30,522-token vocabulary, most of them in the word embeddings).
@@ -84,12 +85,12 @@ class SiameseModel(nn.Module):
     @classmethod
     def from_pretrained(cls, name: str = "auto", pooling: str = "mean", max_length: int = 128, device=None) -> SiameseModel:
         """A trainable Siamese model from any name :func:`~sbert_workbook.resolve_model` understands."""
-        from transformers import AutoModel, AutoTokenizer
+        from transformers import AutoTokenizer
 
         resolved = resolve_model(name)
         print(f"Model: {resolved.describe()}")
         tokenizer = AutoTokenizer.from_pretrained(resolved.path)
-        transformer = AutoModel.from_pretrained(resolved.path)
+        transformer = load_transformer_quietly(resolved.path, resolved.model_id)
         return cls(transformer, tokenizer, resolved, pooling, max_length).to(pick_device(device))
 
     @classmethod
