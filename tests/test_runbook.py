@@ -37,3 +37,19 @@ def test_run_notebook_runs_quick_and_writes_html_with_the_figure(tmp_path, monke
     executed = nbformat.read(run.executed, as_version=4)
     assert "quick 1" in executed.cells[0].outputs[0]["text"]
     assert "Plotly.newPlot" in run.html.read_text()
+
+
+def test_parameters_are_injected_after_the_parameters_cell_and_win():
+    from sbert_workbook.app.runbook import with_parameters
+
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell("import os"),
+                nbformat.v4.new_code_cell("QUICK_PAIRS = 40\nMODEL = 'auto'", metadata={"tags": ["parameters"]}),
+                nbformat.v4.new_code_cell("LIMIT = QUICK_PAIRS")]
+    with_parameters(nb, {"QUICK_PAIRS": 16, "MODEL": "bert-base-uncased"})
+    assert [cell.source.splitlines()[0] for cell in nb.cells] == ["import os", "QUICK_PAIRS = 40", "# Injected parameters",
+                                                                  "LIMIT = QUICK_PAIRS"]
+    namespace = {}
+    for cell in nb.cells[1:]:
+        exec(cell.source, namespace)
+    assert (namespace["LIMIT"], namespace["MODEL"]) == (16, "bert-base-uncased")

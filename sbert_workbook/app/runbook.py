@@ -38,11 +38,14 @@ def list_notebooks(folder: Path | None = None) -> list[Path]:
     return sorted((folder or notebooks_folder()).glob("[0-9][0-9]_*.ipynb"))
 
 
-def run_notebook(notebook: Path, build_dir: Path | None = None, timeout_s: int = 900, quick: bool = True) -> NotebookRun:
+def run_notebook(notebook: Path, build_dir: Path | None = None, timeout_s: int = 900, quick: bool = True,
+                 env: dict[str, str] | None = None, parameters: dict | None = None) -> NotebookRun:
     """Execute ``notebook`` top to bottom (in quick mode by default) in its own folder.
 
     The executed copy goes to ``build/executed/`` and an HTML rendering to ``build/html/``,
     also when a cell fails (the error is then re-raised), so the failure can be read.
+    ``env`` sets environment variables for the kernel (e.g. ``HF_HOME``, ``HF_HUB_OFFLINE``) while it runs;
+    ``parameters`` overrides values of the cell tagged ``parameters`` (see :func:`with_parameters`).
     """
     import nbformat
     from nbclient import NotebookClient
@@ -53,19 +56,36 @@ def run_notebook(notebook: Path, build_dir: Path | None = None, timeout_s: int =
     executed, html = build_dir / "executed" / notebook.name, build_dir / "html" / notebook.with_suffix(".html").name
     executed.parent.mkdir(parents=True, exist_ok=True)
     html.parent.mkdir(parents=True, exist_ok=True)
-    nb = nbformat.read(notebook, as_version=4)
-    previous = os.environ.get(QUICK_ENV_VAR)
-    os.environ[QUICK_ENV_VAR] = "1" if quick else "0"  # the kernel inherits it
+    nb = with_parameters(nbformat.read(notebook, as_version=4), parameters or {})
+    kernel_env = {**(env or {}), QUICK_ENV_VAR: "1" if quick else "0"}
+    previous = {name: os.environ.get(name) for name in kernel_env}
+    os.environ.update(kernel_env)  # the kernel inherits them
     started = time.perf_counter()
     try:
         with tempfile.TemporaryDirectory(prefix="sbw-kernel-") as sockets:
             NotebookClient(nb, timeout=timeout_s, kernel_name="python3", config=_unix_socket_kernels(sockets),
                            resources={"metadata": {"path": str(notebook.parent)}}).execute()
     finally:
-        _restore_env(QUICK_ENV_VAR, previous)
+        for name, value in previous.items():
+            _restore_env(name, value)
         nbformat.write(nb, executed)
         html.write_text(HTMLExporter().from_notebook_node(with_plotly_as_html(nb))[0], encoding="utf-8")
     return NotebookRun(notebook, executed, html, time.perf_counter() - started)
+
+
+def with_parameters(nb, parameters: dict):
+    """``nb`` with a cell setting ``parameters`` (``NAME = repr(value)``) right after its 'parameters' cell, as papermill does."""
+    import nbformat
+
+    if not parameters:
+        return nb
+    tagged = [i for i, cell in enumerate(nb.cells) if "parameters" in cell.get("metadata", {}).get("tags", [])]
+    if not tagged:
+        raise ValueError("This notebook has no cell tagged 'parameters', so parameters cannot be set: tag the cell "
+                         "that holds QUICK, MODEL, ... with 'parameters'.")
+    source = "# Injected parameters\n" + "".join(f"{name} = {value!r}\n" for name, value in parameters.items())
+    nb.cells.insert(tagged[0] + 1, nbformat.v4.new_code_cell(source, metadata={"tags": ["injected-parameters"]}))
+    return nb
 
 
 def with_plotly_as_html(nb):
