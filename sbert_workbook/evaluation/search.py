@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import itertools
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import pandas as pd
@@ -70,36 +70,24 @@ class SearchIndex:
                                split=f"search corpus of {len(self.sentences)} sentences")
 
 
-def pair_passes(encoder, pairs: Sequence[tuple[str, str]], batch_size: int = 32) -> np.ndarray:
-    """A cross-encoder's cost (``04`` §1): one joint forward pass per ``[CLS] a [SEP] b [SEP]`` pair, batched.
+def time_pair_passes(score_pairs: Callable[..., np.ndarray], pairs: Sequence[tuple[str, str]], batch_size: int = 32) -> float:
+    """Seconds a cross-encoder takes to score ``pairs``, one joint forward pass each (``04`` §1; one query in ``03``).
 
-    A trained cross-encoder reads a score from a classification head; no such weights ship
-    offline, so the score here is the cosine between the mean vectors of ``a``'s and ``b``'s
-    tokens inside the joint pass: the *time* is the lesson, not the score.
+    ``score_pairs(pairs, batch_size=...)`` is the cross-encoder's scoring: the
+    :meth:`~sbert_workbook.training.cross_encoder.CrossEncoder.predict` of the one ``04`` §1 trains.
+    It is passed in because evaluation sits below training in the package's layers.
     """
     pairs = [tuple(pair) for pair in pairs]
     if not pairs or any(len(pair) != 2 for pair in pairs):
-        raise ValueError("pair_passes needs a non-empty list of (sentence, sentence) pairs, "
+        raise ValueError("time_pair_passes needs a non-empty list of (sentence, sentence) pairs, "
                          "e.g. list(itertools.combinations(sentences, 2)).")
-    scores = []
-    for start in range(0, len(pairs), batch_size):
-        first, second = (checked_sentences(list(side)) for side in zip(*pairs[start:start + batch_size]))
-        batch = encoder.tokenizer(first, second, padding=True, truncation=True,
-                                  max_length=encoder.max_length, return_tensors="pt")
-        segments = torch.tensor([[-1 if s is None else s for s in batch.sequence_ids(i)] for i in range(len(first))])
-        with torch.inference_mode():
-            tokens = encoder.model(**{k: v.to(encoder.device) for k, v in batch.items()}).last_hidden_state.float().cpu()
-        for row, segment in zip(tokens, segments):
-            u, v = (row[segment == part].mean(dim=0) for part in (0, 1))
-            scores.append(torch.nn.functional.cosine_similarity(u, v, dim=0).item())
-    return np.array(scores)
-
-
-def time_pair_passes(encoder, pairs: Sequence[tuple[str, str]], batch_size: int = 32) -> float:
-    """Seconds for :func:`pair_passes` over ``pairs``: all pairs of n sentences (``04`` §1), or one query (``03``)."""
     started = time.perf_counter()
-    pair_passes(encoder, pairs, batch_size)
-    return time.perf_counter() - started
+    scores = score_pairs(pairs, batch_size=batch_size)
+    seconds = time.perf_counter() - started
+    if len(scores) != len(pairs):
+        raise ValueError(f"score_pairs returned {len(scores)} scores for {len(pairs)} pairs: pass a cross-encoder's "
+                         "predict, which scores every pair.")
+    return seconds
 
 
 def time_bi_encoder(encoder, sentences: list[str], batch_size: int = 32) -> float:
@@ -110,18 +98,23 @@ def time_bi_encoder(encoder, sentences: list[str], batch_size: int = 32) -> floa
     return time.perf_counter() - started
 
 
-def cost_table(encoder, sentences: list[str], sizes=(8, 16, 32)) -> pd.DataFrame:
-    """Measured seconds of both approaches on the first n sentences, for each n in ``sizes`` (``04`` §1)."""
+def cost_table(encoder, score_pairs: Callable[..., np.ndarray], sentences: list[str], sizes=(8, 16, 32)) -> pd.DataFrame:
+    """Measured seconds on the first n sentences, for each n in ``sizes`` (``04`` §1).
+
+    The bi-encoder is ``encoder`` (n encodings and one n×n product); the cross-encoder is
+    ``score_pairs`` (a cross-encoder's ``predict``, see :func:`time_pair_passes`) over all n(n−1)/2 pairs.
+    """
     if min(sizes) < 2 or len(sentences) < 2:
         raise ValueError(f"cost_table needs at least 2 sentences per size (a pair); got sizes {tuple(sizes)} "
                          f"and {len(sentences)} sentences.")
     rows = []
     time_bi_encoder(encoder, sentences[:2])  # warm-up: the first forward pass pays for one-off set-up
+    time_pair_passes(score_pairs, [tuple(sentences[:2])])
     for n in sizes:
         chosen = list(sentences[:n])
         pairs = list(itertools.combinations(chosen, 2))
         rows.append({"n": len(chosen), "pairs": len(pairs), "bi_encoder_s": time_bi_encoder(encoder, chosen),
-                     "cross_encoder_s": time_pair_passes(encoder, pairs)})
+                     "cross_encoder_s": time_pair_passes(score_pairs, pairs)})
     return pd.DataFrame(rows).set_index("n")
 
 

@@ -3,6 +3,7 @@
 ``siamese`` is the network (one transformer, a pooling, an optional classifier), ``losses`` the
 objectives written on embeddings (classification, regression, triplet, in-batch negatives),
 ``examples`` builds training pairs and triplets from NLI and STS, ``fitting`` is ``fit`` on top of
-accelerate, ``checkpoints`` makes runs resumable, ``ablations`` runs the paper's Table 6
-ablations, ``plots`` draws training curves and the before/after table.
+accelerate, ``cross_encoder`` is the cross-encoder trained beside the bi-encoder (§1), ``checkpoints``
+makes runs resumable, ``ablations`` runs the paper's Table 6 ablations, ``plots`` draws SBERT's two
+architectures, training curves and the before/after table.
 """

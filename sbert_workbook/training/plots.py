@@ -98,3 +98,56 @@ def before_after_figure(table) -> go.Figure:
         figure.add_trace(go.Bar(x=row.index.tolist(), y=row.to_numpy(), name=str(label)))
     figure.update_layout(barmode="group", yaxis_title="Spearman × 100", title="Seven STS sets before and after training", height=400)
     return figure
+
+
+#: The two towers of :func:`sbert_architectures_figure`, bottom to top: (label, y of the box centre).
+_TOWER = (("Sentence {}", 0.5), ("BERT", 2.0), ("pooling", 3.5), ("{}", 5.0))
+
+
+def _box(figure: go.Figure, x: float, y: float, label: str, width: float = 2.0, color: str = "#dbe9f6") -> None:
+    """A labelled rectangle centred at (x, y), 0.8 high."""
+    figure.add_shape(type="rect", x0=x - width / 2, x1=x + width / 2, y0=y - 0.4, y1=y + 0.4,
+                     line_color="#345", fillcolor=color, layer="below", name=label)
+    figure.add_annotation(x=x, y=y, text=label, showarrow=False, font_size=13)
+
+
+def _arrow(figure: go.Figure, x0: float, y0: float, x1: float, y1: float) -> None:
+    figure.add_annotation(x=x1, y=y1, ax=x0, ay=y0, xref="x", yref="y", axref="x", ayref="y", text="",
+                          showarrow=True, arrowhead=3, arrowwidth=1.5, arrowcolor="#345")
+
+
+def _siamese_towers(figure: go.Figure, left: float) -> None:
+    """Sentence → BERT → pooling → vector, twice (A → u, B → v), with the shared weights marked."""
+    for x, sentence, vector in ((left + 1.2, "A", "u"), (left + 4.2, "B", "v")):
+        for (label, y), (_, y_next) in zip(_TOWER, (*_TOWER[1:], (None, None))):
+            text = label.format(sentence if "Sentence" in label else vector)
+            _box(figure, x, y, text, color={"{}": "#fdf1d6", "Sentence {}": "#eeeeee"}.get(label, "#dbe9f6"))
+            if y_next is not None:
+                _arrow(figure, x, y + 0.4, x, y_next - 0.4)
+    figure.add_annotation(x=left + 2.7, y=2.0, text="shared<br>weights", showarrow=False, font_size=11, font_color="#666")
+
+
+def sbert_architectures_figure() -> go.Figure:
+    """SBERT's two architectures, drawn from shapes (``04_siamese_finetuning.ipynb``, §2).
+
+    Left, the classification objective (training on NLI): (u, v, |u−v|) → softmax classifier.
+    Right, the regression objective and inference: cosine(u, v) → a score in [−1, 1].
+    """
+    figure = go.Figure()
+    tops = {0.0: (("(u, v, |u−v|)", 6.6), ("softmax classifier", 8.2)),
+            8.0: (("cosine-sim(u, v)", 6.6), ("score in [−1, 1]", 8.2))}
+    titles = {0.0: "classification objective (NLI)", 8.0: "regression objective and inference"}
+    for left, boxes in tops.items():
+        _siamese_towers(figure, left)
+        for x in (left + 1.2, left + 4.2):
+            _arrow(figure, x, 5.4, left + 2.7, 6.2)
+        (first, y_first), (second, y_second) = boxes
+        _box(figure, left + 2.7, y_first, first, width=3.4, color="#e3f4e1")
+        _arrow(figure, left + 2.7, y_first + 0.4, left + 2.7, y_second - 0.4)
+        _box(figure, left + 2.7, y_second, second, width=3.4, color="#e3f4e1")
+        figure.add_annotation(x=left + 2.7, y=9.3, text=f"<b>{titles[left]}</b>", showarrow=False, font_size=14)
+    figure.update_xaxes(visible=False, range=[-0.3, 13.7])
+    figure.update_yaxes(visible=False, range=[-0.2, 9.8])
+    figure.update_layout(title="SBERT's two architectures: one Siamese encoder, two heads", height=460,
+                         plot_bgcolor="white", margin=dict(l=10, r=10, t=50, b=10), showlegend=False)
+    return figure
