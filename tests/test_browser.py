@@ -340,3 +340,114 @@ def test_classroom_app_serves_the_pair_explorer(page, classroom):
     assert _selected_option(picker).startswith("gold "), "the picker shows the picked pair"
     _screenshot(page, "voila_pair_explorer_picked")
     _assert_room_sees_only_the_app(page, "voila_pair_explorer_picked")
+
+
+# ----------------------------------------------------------------------------- predict-then-run questions, clicked
+PREDICT_NOTEBOOK = "predict_check.ipynb"
+PREDICT_OPTIONS = ["two", "three", "four"]
+PREDICT_ANSWER, PREDICT_WRONG = "three", "four"
+PREDICT_WHY = "One more than two is three."
+#: The feedback line's text: innerText of the HTML widget (ipywidgets may render spaces as no-break spaces).
+FEEDBACK_JS = "(scope) => Array.from(document.querySelectorAll(scope + ' .sbw-predict-feedback')).map(e => e.innerText.replace(/\\u00a0/g, ' '))"
+
+
+def _predict_notebook() -> dict:
+    """One cell, a predict_question with known options, as the notebooks write it."""
+    import nbformat
+
+    source = ("from sbert_workbook.app.predict import predict_question\n"
+              f"predict_question('How much is two plus one?', {PREDICT_OPTIONS!r}, {PREDICT_ANSWER!r}, {PREDICT_WHY!r})")
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source)])
+    notebook.metadata["kernelspec"] = {"display_name": "Python 3", "language": "python", "name": "python3"}
+    return notebook
+
+
+@pytest.fixture(scope="module")
+def predict_voila(tmp_path_factory):
+    """Voilà serving a folder that holds only the one-cell predict notebook."""
+    import nbformat
+
+    from sbert_workbook.app.explorers import _unix_socket_kernel_options
+
+    _require_browser()
+    root = tmp_path_factory.mktemp("predict_voila")
+    nbformat.write(nbformat.from_dict(_predict_notebook()), root / PREDICT_NOTEBOOK)
+    port, token = _free_port(), secrets.token_hex(16)
+    argv = [sys.executable, "-m", "voila", str(root), f"--port={port}", "--Voila.ip=127.0.0.1", f"--Voila.token={token}",
+            "--Voila.open_browser=False", "--VoilaConfiguration.show_tracebacks=True", *_unix_socket_kernel_options()]
+    home = tmp_path_factory.mktemp("predict_voila_home")
+    base = f"http://127.0.0.1:{port}"
+    server = Server(argv, _server_env(home), home / "voila.log", f"{base}/?token={token}")
+    yield base, token, server
+    server.close()
+
+
+def _put_notebook(base: str, token: str, name: str, notebook: dict) -> None:
+    """Save ``notebook`` as ``name`` in the JupyterLab server's root, through its contents API."""
+    import json
+
+    body = json.dumps({"type": "notebook", "format": "json", "content": notebook}).encode()
+    request = urllib.request.Request(f"{base}/api/contents/{name}", data=body, method="PUT",
+                                     headers={"Content-Type": "application/json", "Authorization": f"token {token}"})
+    with urllib.request.urlopen(request, timeout=30) as response:
+        assert response.status in (200, 201), f"saving {name} through the contents API answered {response.status}"
+
+
+def _click_predict_options(page, scope: str, name: str, server: Server) -> None:
+    """The options render as buttons, nothing is revealed before a click, a wrong then the right click say so."""
+    buttons = page.locator(f"{scope} .sbw-predict-options button")
+    try:
+        page.wait_for_function(f"() => document.querySelectorAll({scope!r} + ' .sbw-predict-options button').length > 0",
+                               timeout=FIRST_FIGURE_TIMEOUT_MS)
+    except Exception as error:  # playwright's TimeoutError: report what is on the page instead
+        shot = _screenshot(page, f"{name}_FAILED")
+        shown = WIDGET_FAILURE_TEXT.findall(page.inner_text("body"))
+        pytest.fail(f"No predict buttons rendered in {scope!r} ({type(error).__name__}); the page shows "
+                    f"{shown or 'no widget error text'}; screenshot {shot}\nserver log:\n{server.log_tail()}")
+    labels = [text.replace("\u00a0", " ").strip() for text in buttons.all_inner_texts()]
+    assert labels == PREDICT_OPTIONS, f"expected one button per option {PREDICT_OPTIONS}, the page shows {labels}"
+    assert all(buttons.nth(i).is_enabled() and buttons.nth(i).is_visible() for i in range(len(labels)))
+    feedback = page.evaluate(FEEDBACK_JS, scope)
+    assert len(feedback) == 1, f"expected one feedback line (.sbw-predict-feedback), found {feedback}"
+    assert "Choose an answer" in feedback[0] and PREDICT_WHY not in feedback[0], f"revealed before a click: {feedback[0]!r}"
+
+    def click(option: str, expected: str) -> str:
+        buttons.nth(PREDICT_OPTIONS.index(option)).click()
+        try:
+            page.wait_for_function(f"() => ({FEEDBACK_JS})({scope!r}).some(t => t.includes({expected!r}))",
+                                   timeout=REDRAW_TIMEOUT_MS)
+        except Exception:  # playwright's TimeoutError: say what the line shows instead
+            shot = _screenshot(page, f"{name}_click_FAILED")
+            pytest.fail(f"after clicking {option!r} the feedback never showed {expected!r}: it shows "
+                        f"{page.evaluate(FEEDBACK_JS, scope)}; screenshot {shot}")
+        assert "mod-active" in (buttons.nth(PREDICT_OPTIONS.index(option)).get_attribute("class") or ""), \
+            f"the clicked button {option!r} is not shown as chosen"
+        return page.evaluate(FEEDBACK_JS, scope)[0]
+
+    wrong = click(PREDICT_WRONG, "✗ Not quite")
+    assert f"“{PREDICT_ANSWER}”" in wrong and f"You chose “{PREDICT_WRONG}”" in wrong and PREDICT_WHY in wrong, wrong
+    right = click(PREDICT_ANSWER, "✓ Right")
+    assert right.startswith("✓ Right.") and PREDICT_WHY in right and "✗" not in right, right
+    outputs = _output_text(page, scope)
+    assert "How much is two plus one?" in outputs, f"could not read the cell outputs (.jp-OutputArea) in {scope!r}: {outputs[:500]!r}"
+    shown = WIDGET_FAILURE_TEXT.findall(outputs)
+    shot = _screenshot(page, name)
+    assert not shown, f"the page shows widget failure text {shown}; screenshot {shot}"
+
+
+def test_jupyterlab_predict_question_answers_clicks(page, lab):
+    base, token, server = lab
+    _put_notebook(base, token, PREDICT_NOTEBOOK, _predict_notebook())
+    page.goto(f"{base}/lab/tree/{PREDICT_NOTEBOOK}?token={token}")
+    page.wait_for_function("() => window.jupyterapp && window.jupyterapp.shell.currentWidget"
+                           " && window.jupyterapp.shell.currentWidget.sessionContext", timeout=FIRST_FIGURE_TIMEOUT_MS)
+    page.evaluate("async () => { await window.jupyterapp.shell.currentWidget.sessionContext.ready; }")
+    page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
+    _click_predict_options(page, ".jp-Notebook", "lab_predict_question", server)
+
+
+def test_voila_predict_question_answers_clicks(page, predict_voila):
+    base, token, server = predict_voila
+    _open_voila_page(page, f"{base}/voila/render/{PREDICT_NOTEBOOK}?token={token}")
+    _click_predict_options(page, "body", "voila_predict_question", server)
+    assert "predict_question(" not in page.inner_text("body"), "Voila should show outputs only, not the code"
