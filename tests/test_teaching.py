@@ -1,0 +1,123 @@
+"""TEACHING.md, the teacher's guide: every ``##`` section is tagged core or optional, the guide lists them as the
+notebooks do, its generated blocks are up to date, and the core path fits in 90 minutes."""
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))  # tools/ is not part of the installed package
+from tools import section_times, teaching_guide  # noqa: E402
+from tools.teaching_facts import SESSION_MINUTES  # noqa: E402
+
+NOTEBOOKS = sorted((REPO / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+GUIDE = REPO / "TEACHING.md"
+FIX = "run python tools/teaching_guide.py"
+
+
+def headings(notebook: Path) -> list[tuple[str, list[str], list[str]]]:
+    """(cell id, its ``## `` lines, its tags) for every markdown cell, read straight from the JSON."""
+    cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
+    found = []
+    for cell in cells:
+        if cell["cell_type"] == "markdown":
+            lines = [line.rstrip("\n") for line in "".join(cell["source"]).splitlines() if line.startswith("## ")]
+            found.append((cell.get("id"), lines, cell.get("metadata", {}).get("tags", [])))
+    return found
+
+
+@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=lambda p: p.stem)
+def test_every_section_heading_has_one_tag_and_its_visible_word(notebook):
+    problems = []
+    for cell_id, lines, tags in headings(notebook):
+        kinds = [tag for tag in tags if tag in ("core", "optional")]
+        if not lines:
+            if kinds:
+                problems.append(f"cell {cell_id} has no ## heading but is tagged {kinds}")
+            continue
+        if len(lines) != 1:
+            problems.append(f"cell {cell_id} holds {len(lines)} ## headings {lines}: one section per cell")
+        elif len(kinds) != 1:
+            problems.append(f"{lines[0]!r} (cell {cell_id}) carries tags {kinds}: give it exactly one of core/optional")
+        elif not lines[0].endswith(f" ({kinds[0]})"):
+            problems.append(f"{lines[0]!r} (cell {cell_id}) is tagged {kinds[0]!r}: end the heading with '({kinds[0]})'")
+    assert not problems, f"{notebook.name}:\n" + "\n".join(problems)
+
+
+def guide_sections() -> list[tuple[str, str, str]]:
+    """(notebook, title, tag) rows of TEACHING.md's generated section table."""
+    text = GUIDE.read_text(encoding="utf-8")
+    block = text.split("<!-- generated: sections", 1)[1].split("<!-- end generated: sections -->", 1)[0]
+    rows = [[part.strip().replace("\\|", "|") for part in re.split(r"(?<!\\)\|", line.strip()[1:-1])]
+            for line in block.splitlines()[1:]
+            if line.startswith("| ") and not line.startswith("| notebook")]
+    return [(row[0], row[1], row[2]) for row in rows if row[2] != "setup"]
+
+
+def test_guide_lists_every_section_with_the_notebooks_tag():
+    expected = []
+    for notebook in NOTEBOOKS:
+        for _, lines, tags in headings(notebook):
+            if lines:
+                title = re.sub(r"\s*\((core|optional)\)$", "", lines[0][3:].strip())
+                expected.append((notebook.stem, title, next((t for t in tags if t in ("core", "optional")), "?")))
+    assert guide_sections() == expected, f"TEACHING.md's section table differs from the notebooks' headings: {FIX}"
+
+
+def test_guide_is_up_to_date_with_its_generator():
+    text = GUIDE.read_text(encoding="utf-8")
+    assert "<!-- generated: path-90" in text and "<!-- generated: key-numbers" in text
+    assert teaching_guide.render(text) == text, f"TEACHING.md's generated blocks are stale: {FIX}"
+
+
+def test_the_core_sections_fit_the_90_minute_path():
+    times = teaching_guide.load_times()
+    rows = teaching_guide.core_path(teaching_guide.sections(times), times)
+    total = teaching_guide.core_total(rows)
+    assert total <= SESSION_MINUTES, (f"the core sections need {total:.1f} min, more than {SESSION_MINUTES}: tag some "
+                                      "'optional' (cell tag and heading word), then " + FIX)
+    sessions = teaching_guide.three_sessions(teaching_guide.sections(times), times)
+    assert max(minutes for *_, minutes in sessions) <= SESSION_MINUTES, "all sections do not fit in 3 × 90 minutes"
+
+
+def test_every_section_has_a_measured_run_time():
+    missing = [f"{s.notebook}: {s.title}" for s in teaching_guide.sections() if s.run_s is None]
+    assert not missing, ("docs/section_times.json has no run time for these sections (renamed or new?): run "
+                         "python tools/section_times.py --only NN, then " + FIX + "\n" + "\n".join(missing))
+
+
+def test_section_times_sums_the_code_cells_under_each_heading():
+    def code(start: str, end: str):
+        return nbformat.v4.new_code_cell("pass", metadata={"execution": {"iopub.execute_input": start,
+                                                                         "shell.execute_reply": end}})
+    nb = nbformat.v4.new_notebook(cells=[
+        code("2026-01-01T00:00:00.000000Z", "2026-01-01T00:00:01.500000Z"),
+        nbformat.v4.new_markdown_cell("## 1 · First (core)\n\ntext\n### 1.1 · a subsection"),
+        code("2026-01-01T00:00:02Z", "2026-01-01T00:00:04Z"), code("2026-01-01T00:00:04Z", "2026-01-01T00:01:04Z"),
+        nbformat.v4.new_markdown_cell("## 2 · Second (optional)"), nbformat.v4.new_markdown_cell("prose only"),
+    ])
+    assert section_times.seconds_per_section(nb) == {section_times.BEFORE_FIRST_SECTION: 1.5, "1 · First": 62.0,
+                                                     "2 · Second": 0.0}
+
+
+def test_readme_and_start_here_link_the_guide():
+    assert "TEACHING.md" in (REPO / "README.md").read_text(encoding="utf-8")
+    start = nbformat.read(REPO / "notebooks" / "00_start_here.ipynb", as_version=4)
+    assert any("TEACHING.md" in cell.source for cell in start.cells if cell.cell_type == "markdown")
+
+
+def test_every_command_the_guide_names_exists():
+    text = GUIDE.read_text(encoding="utf-8")
+    script = (REPO / "workbook").read_text(encoding="utf-8")
+    script_commands = set(re.findall(r"^\s{4}([\w-]+)\)", script, re.M))
+    from sbert_workbook.app.cli import build_parser
+
+    cli_commands = set(next(a for a in build_parser()._actions if a.dest == "command").choices)
+    unknown = sorted({c for c in re.findall(r"\./workbook ([\w-]+)", text) if c not in script_commands}
+                     | {c for c in re.findall(r"python -m sbert_workbook ([\w-]+)", text) if c not in cli_commands})
+    assert not unknown, f"TEACHING.md names commands that do not exist: {unknown}"

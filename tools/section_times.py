@@ -1,0 +1,108 @@
+"""Measure how long each ``##`` section of every notebook runs in quick mode, for TEACHING.md's 90-minute path.
+
+Use: ``python tools/section_times.py [--only 03] [--out docs/section_times.json]``. Each notebook runs once
+through :func:`sbert_workbook.app.runbook.run_notebook` (executed copies under ``build/section_times/``);
+nbclient records each cell's start and end in its metadata, and the code cells' seconds are summed per
+``##`` heading that precedes them. The JSON also says when, on how many cores, under which load and with
+which model it was measured; ``tools/teaching_guide.py`` turns it into TEACHING.md's tables.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import os
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_OUT = ROOT / "docs" / "section_times.json"
+#: The visible word each ``##`` heading carries (tests/test_teaching.py); stripped so times survive retagging.
+SECTION_WORD = re.compile(r"\s*\((core|optional)\)\s*$")
+BEFORE_FIRST_SECTION = "(title, setup and parameters)"
+
+
+def section_title(line: str) -> str:
+    """``'## 3 · Poolings (core)'`` → ``'3 · Poolings'``: the heading without ``##`` and without its core/optional word."""
+    return SECTION_WORD.sub("", line[3:].strip())
+
+
+def first_section_heading(cell) -> str | None:
+    """The first ``## `` line of a markdown cell, or None."""
+    if cell.cell_type != "markdown":
+        return None
+    return next((line for line in cell.source.splitlines() if line.startswith("## ")), None)
+
+
+def cell_seconds(cell) -> float:
+    """Seconds nbclient recorded for a code cell (from the request reaching the kernel to its reply)."""
+    timing = cell.get("metadata", {}).get("execution", {})
+    start = timing.get("iopub.execute_input") or timing.get("iopub.status.busy")
+    end = timing.get("shell.execute_reply") or timing.get("iopub.status.idle")
+    if not (start and end):
+        return 0.0
+    parse = lambda stamp: dt.datetime.fromisoformat(stamp.replace("Z", "+00:00"))  # noqa: E731
+    return (parse(end) - parse(start)).total_seconds()
+
+
+def seconds_per_section(executed) -> dict[str, float]:
+    """Code cells' seconds summed per ``##`` section, in notebook order (cells before the first ``##`` kept apart)."""
+    sections, current = {BEFORE_FIRST_SECTION: 0.0}, BEFORE_FIRST_SECTION
+    for cell in executed.cells:
+        heading = first_section_heading(cell)
+        if heading is not None:
+            current = section_title(heading)
+            sections.setdefault(current, 0.0)
+        elif cell.cell_type == "code":
+            sections[current] += cell_seconds(cell)
+    return {title: round(seconds, 1) for title, seconds in sections.items()}
+
+
+def measure(only: list[str] | None = None) -> dict:
+    """Run the notebooks in quick mode once and return the JSON record (see the module docstring)."""
+    import nbformat
+
+    from sbert_workbook.app.runbook import list_notebooks, run_notebook
+    from sbert_workbook.encoding.resolve import resolve_model
+
+    load_before = os.getloadavg()
+    notebooks = {}
+    for notebook in list_notebooks():
+        if only and not any(part in notebook.name for part in only):
+            continue
+        print(f"running {notebook.name} in quick mode ...", flush=True)
+        run = run_notebook(notebook, ROOT / "build" / "section_times", quick=True)
+        sections = seconds_per_section(nbformat.read(run.executed, as_version=4))
+        notebooks[notebook.stem] = {"wall_seconds": round(run.seconds, 1), "sections_seconds": sections,
+                                    "load_average_after": round(os.getloadavg()[0], 2)}
+        print(f"  {run.seconds:.0f} s wall, load average {os.getloadavg()[0]:.2f}", flush=True)
+    return {
+        "measured": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+        "mode": "quick (SBERT_WORKBOOK_QUICK=1), MODEL='auto', exercises unsolved",
+        "model": resolve_model("auto").describe(),
+        "nproc": os.cpu_count(),
+        "load_average_before": [round(x, 2) for x in load_before],
+        "load_average_after": [round(x, 2) for x in os.getloadavg()],
+        "python": sys.version.split()[0],
+        "notebooks": notebooks,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", nargs="*", help="run only notebooks whose name contains one of these")
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    args = parser.parse_args(argv)
+    record = measure(args.only)
+    if args.only and args.out.is_file():  # keep the other notebooks' earlier measurements
+        earlier = json.loads(args.out.read_text(encoding="utf-8"))
+        record["notebooks"] = {**earlier.get("notebooks", {}), **record["notebooks"]}
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(record, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    print(f"wrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
