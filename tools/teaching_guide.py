@@ -174,7 +174,7 @@ def block_sessions(all_sections, times) -> str:
 
 
 def block_rule(all_sections, times) -> str:
-    return (f"  one minute per {facts.READING_WORDS_PER_MINUTE} words of the section's markdown (read or presented "
+    return (f"One minute per {facts.READING_WORDS_PER_MINUTE} words of the section's markdown (read or presented "
             f"aloud, rounded to whole minutes), plus {facts.MINUTES_PER_EXERCISE} minutes per exercise cell (tag "
             f"`exercise`) and {facts.MINUTES_PER_PREDICT} minutes per predict-then-run question (tag `predict`).")
 
