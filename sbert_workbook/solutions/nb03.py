@@ -114,7 +114,7 @@ def _probe_score(probe_views, sick_train, sick_test, features=("|u-v|", "u*v"), 
     "not × 100 (accuracy in [0, 1])": lambda probe_views, sick_train, sick_test: _probe_score(
         probe_views, sick_train, sick_test, scale=1.0),
 })
-def ex03_9(probe_views, sick_train, sick_test) -> float:
+def ex03_8(probe_views, sick_train, sick_test) -> float:
     """SICK-E test accuracy × 100 of a probe on (|u − v|, u ∗ v) of the mean view."""
     return _probe_score(probe_views, sick_train, sick_test)
 
@@ -137,7 +137,7 @@ DISCUSSION = {
     "ex03_7": "No. The ONNX graph the workbook exports returns only the last layer's token vectors, enough for cls, mean "
               "and max; first_last_avg also needs the first transformer layer's hidden states, so that pooling runs "
               "in PyTorch (the ONNX encoder falls back to it), and its time is PyTorch's time.",
-    "ex03_9": "Without u and v the probe sees only how the two sentences differ (|u − v|) and agree (u ∗ v), not what "
+    "ex03_8": "Without u and v the probe sees only how the two sentences differ (|u − v|) and agree (u ∗ v), not what "
               "each is about. The view that loses most is the one whose information sits in u and v themselves rather "
               "than in their difference and product; training for similarity moves it into the difference, so the "
               "trained mean view loses least (for it, |u − v| carries most of what the probe needs). SBERT's Table 6 "
