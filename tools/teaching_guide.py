@@ -4,7 +4,8 @@ Use: ``python tools/teaching_guide.py`` (rewrites every block between ``<!-- gen
 ``<!-- end generated: NAME -->``); ``--check`` only says whether TEACHING.md is up to date (tests/test_teaching.py).
 Inputs: the notebooks' ``##`` headings, their core/optional tags and exercise/predict cells; the quick-mode
 run times in ``docs/section_times.json`` (``tools/section_times.py``); ``sbert_workbook/published.py``; the
-reference solutions in ``sbert_workbook/solutions/``; and the lists in ``tools/teaching_facts.py``.
+reference solutions in ``sbert_workbook/solutions/`` (``classroom.py``: the classroom apps' model answers); and the
+lists in ``tools/teaching_facts.py``.
 """
 from __future__ import annotations
 
@@ -254,6 +255,9 @@ def block_exercises(all_sections, times) -> str:
         keys = list(getattr(module, "DISCUSSION", {}))
         discussion.append(f"- {path.stem} (`solutions/nb{path.stem[:2]}.py`): "
                           + (", ".join(f"`{k}`" for k in keys) if keys else "none yet"))
+    classroom = importlib.import_module("sbert_workbook.solutions.classroom")
+    discussion.append("- the classroom apps' \"Questions for the room\" (`solutions/classroom.py`): "
+                      + ", ".join(f"`{k}`" for k in classroom.DISCUSSION))
     return "\n".join(lines + ["", "Open questions with model answers in each module's `DISCUSSION` dict:", ""] + discussion)
 
 
