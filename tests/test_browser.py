@@ -438,9 +438,13 @@ def _click_predict_options(page, scope: str, name: str, server: Server) -> None:
 def test_jupyterlab_predict_question_answers_clicks(page, lab):
     base, token, server = lab
     _put_notebook(base, token, PREDICT_NOTEBOOK, _predict_notebook())
-    page.goto(f"{base}/lab/tree/{PREDICT_NOTEBOOK}?token={token}")
-    page.wait_for_function("() => window.jupyterapp && window.jupyterapp.shell.currentWidget"
-                           " && window.jupyterapp.shell.currentWidget.sessionContext", timeout=FIRST_FIGURE_TIMEOUT_MS)
+    # A workspace of its own, reset: the server's default workspace reopens the notebooks earlier tests opened, and
+    # "run all" would run whichever of them is current.
+    page.goto(f"{base}/lab/workspaces/predict-check/tree/{PREDICT_NOTEBOOK}?reset&token={token}")
+    page.wait_for_function("(path) => window.jupyterapp && window.jupyterapp.shell.currentWidget"
+                           " && window.jupyterapp.shell.currentWidget.sessionContext"
+                           " && window.jupyterapp.shell.currentWidget.context.path === path",
+                           arg=PREDICT_NOTEBOOK, timeout=FIRST_FIGURE_TIMEOUT_MS)
     page.evaluate("async () => { await window.jupyterapp.shell.currentWidget.sessionContext.ready; }")
     page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
     _click_predict_options(page, ".jp-Notebook", "lab_predict_question", server)
