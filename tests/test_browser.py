@@ -32,7 +32,7 @@ CHROMIUM = Path(os.environ.get("SBERT_WORKBOOK_CHROMIUM", "/usr/bin/chromium"))
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 FIRST_FIGURE_TIMEOUT_MS = 420_000  # kernel start + model load: 20-90 s usually; in a fresh venv (first imports compile) with
-#: the JupyterLab and two Voila kernels starting together on 2 cores, one classroom app took over 240 s (CI, 2026-12-01)
+#   the JupyterLab and two Voila kernels starting together on 2 cores, one classroom app took over 240 s (CI, 2026-12-01)
 REDRAW_TIMEOUT_MS = 60_000
 #: What a page shows when widgets did not render: the loading placeholder, a Python repr, an error.
 WIDGET_FAILURE_TEXT = re.compile(r"Loading widget|VBox\(children=|IntSlider\(value=|model_id|model not found|Error displaying widget"
