@@ -85,3 +85,12 @@ def bert_base_standin(tmp_path_factory) -> Iterator[dict[str, str]]:
     (repo / "refs" / "main").write_text(BERT_BASE_STANDIN_REVISION)
     yield {"HF_HOME": str(hf_home), "HF_HUB_OFFLINE": "1"}
     shutil.rmtree(hf_home, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def notebook_runs(request):
+    """Each notebook executed once per variant (``own-cache``, ``bert-base-standin``), shared by every test that
+    reads an executed notebook (tests/notebook_runs.py)."""
+    from notebook_runs import NotebookRuns
+
+    return NotebookRuns(lambda: request.getfixturevalue("bert_base_standin"))

@@ -1,13 +1,15 @@
-"""Every notebook runs top to bottom in quick mode; committed notebooks carry no outputs."""
+"""Every notebook runs top to bottom in quick mode (once per variant: tests/notebook_runs.py); committed notebooks carry no outputs."""
 from __future__ import annotations
 
 import json
 import re
 
+import nbformat
 import pytest
 
+from notebook_runs import VARIANTS
+from sbert_workbook.app.runbook import PLOTLY_MIME, list_notebooks
 from sbert_workbook.evaluation.provenance import PROVENANCE_FIELDS
-from sbert_workbook.app.runbook import list_notebooks, run_notebook
 
 NOTEBOOKS = list_notebooks()
 
@@ -44,49 +46,56 @@ def test_resolve_cell_turns_on_table_captions(notebook):
         "as RESOLVE_CELL in tools/notebook_cells.py does, so that every table shows what produced it")
 
 
-#: Hub caches a quick-mode run sees: this machine's own (offline, 'auto' then means the embedded model), or one
-#: holding only the bert-base-uncased stand-in (tests/conftest.py), so that 'auto' takes the 768-dim, 12-layer,
-#: MLM-head branches. The stand-in's weights are random: its numbers mean nothing and nothing reads them.
-HUB_CACHES = ["own-cache", "bert-base-standin"]
-#: Smaller samples than quick mode's for the stand-in, whose 768 × 12 forward passes cost ~5 times MiniLM's: the
-#: branches are what is tested, not the numbers, and the whole stand-in variant must stay within ~5 minutes.
-STANDIN_PARAMETERS = {
-    "02_anisotropy": {"N_PER_DATASET": 40, "STSB_PAIRS": 100},
-    "03_pooling_and_sts": {"QUICK_PAIRS": 16},
-    "05_bert_flow": {"PAIRS_PER_SET": 16, "NLI_PAIRS": 40},
-    "04_siamese_finetuning": {"NLI_STEPS": 4, "STSB_STEPS": 4, "ABLATION_STEPS": 2, "CROSS_STEPS": 2, "STS_LIMIT": 16,
-                              "DEV_PAIRS": 16},
-}
-#: Notebooks whose quick mode never uses MODEL's weights, so the stand-in run would repeat the own-cache one.
-STANDIN_NOT_NEEDED: dict[str, str] = {}
 #: What a notebook prints only on its bert-base branch, so the stand-in run proves that branch ran.
 STANDIN_BRANCH_TEXT = {"04_siamese_finetuning": "pre-trained weights, the paper's setting with quick mode's few steps"}
 
 
 @pytest.mark.notebook
-@pytest.mark.parametrize("hub_cache", HUB_CACHES)
+@pytest.mark.parametrize("variant", VARIANTS)
 @pytest.mark.parametrize("notebook", NOTEBOOKS, ids=lambda p: p.stem)
-def test_notebook_runs_in_quick_mode(notebook, hub_cache, request):
-    standin = hub_cache == "bert-base-standin"
-    if standin and notebook.stem in STANDIN_NOT_NEEDED:
-        pytest.skip(f"{notebook.stem} with the bert-base stand-in: {STANDIN_NOT_NEEDED[notebook.stem]}")
-    env = request.getfixturevalue("bert_base_standin") if standin else None
-    build_dir = notebook.parent.parent / "build" / hub_cache if standin else None
-    parameters = STANDIN_PARAMETERS.get(notebook.stem) if standin else None
-    run = run_notebook(notebook, build_dir, env=env, parameters=parameters)
-    assert run.executed.is_file() and run.html.is_file()
-    offenders = tables_without_provenance(run.executed)
+def test_notebook_runs_in_quick_mode(notebook, variant, notebook_runs):
+    """The one run of this notebook in this variant (tests/notebook_runs.py) reached the end and wrote its HTML."""
+    run = notebook_runs.get(notebook, variant)
+    assert run.executed.is_file() and run.run.html.is_file()
+
+
+@pytest.mark.notebook
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=lambda p: p.stem)
+def test_every_displayed_table_says_what_made_it(notebook, variant, notebook_runs):
+    offenders = tables_without_provenance(notebook_runs.get(notebook, variant).executed)
     assert not offenders, (f"{notebook.name}: these tables do not say which model, pooling, aggregation and split made "
                            "them; give each its provenance (sbw.with_provenance) before displaying it:\n" + "\n".join(offenders))
-    claimed = checks_claiming_success(run.executed)
+
+
+@pytest.mark.notebook
+@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=lambda p: p.stem)
+def test_no_check_claims_success_as_shipped(notebook, notebook_runs):
+    claimed = checks_claiming_success(notebook_runs.get(notebook, "own-cache").executed)
     assert not claimed, (f"{notebook.name}: exercises ship unsolved, yet these check cells printed ✓ (a check that "
                          "passes on the placeholder compares nothing; see sbert_workbook/exercises.py):\n" + "\n".join(claimed))
-    if standin:
-        text = all_output_text(run.executed)
-        assert "bert-base-uncased (hub cache" in text, f"{notebook.name}: 'auto' did not pick the cached bert-base-uncased"
-        assert "LOAD REPORT" not in text, f"{notebook.name}: transformers' load report was printed; load through load_encoder"
-        branch = STANDIN_BRANCH_TEXT.get(notebook.stem)
-        assert branch is None or branch in text, f"{notebook.name}: the bert-base branch did not run (no {branch!r})"
+
+
+@pytest.mark.notebook
+@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=lambda p: p.stem)
+def test_the_standin_run_took_the_bert_base_branches(notebook, notebook_runs):
+    text = all_output_text(notebook_runs.get(notebook, "bert-base-standin").executed)
+    assert "bert-base-uncased (hub cache" in text, f"{notebook.name}: 'auto' did not pick the cached bert-base-uncased"
+    assert "LOAD REPORT" not in text, f"{notebook.name}: transformers' load report was printed; load through load_encoder"
+    branch = STANDIN_BRANCH_TEXT.get(notebook.stem)
+    assert branch is None or branch in text, f"{notebook.name}: the bert-base branch did not run (no {branch!r})"
+
+
+@pytest.mark.notebook
+@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=lambda p: p.stem)
+def test_the_html_shows_every_figure(notebook, notebook_runs):
+    """Every plotly figure of the executed notebook is drawn in its HTML page, plotly.js embedded once (offline)."""
+    run = notebook_runs.get(notebook, "own-cache")
+    figures = sum(PLOTLY_MIME in output.get("data", {}) for cell in nbformat.read(run.executed, 4).cells
+                  for output in cell.get("outputs", []))
+    page = run.run.html.read_text(encoding="utf-8")
+    assert page.count("Plotly.newPlot(") >= figures, f"{notebook.name}: {figures} figures, {page.count('Plotly.newPlot(')} drawn"
+    assert "cdn.plot.ly" not in page, "the page must carry plotly.js itself, not fetch it"
 
 
 def all_output_text(executed) -> str:

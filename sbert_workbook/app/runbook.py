@@ -10,6 +10,7 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Callable
 
 from sbert_workbook.data.finding import repo_root
 from sbert_workbook.settings import QUICK_ENV_VAR
@@ -39,16 +40,19 @@ def list_notebooks(folder: Path | None = None) -> list[Path]:
 
 
 def run_notebook(notebook: Path, build_dir: Path | None = None, timeout_s: int = 900, quick: bool = True,
-                 env: dict[str, str] | None = None, parameters: dict | None = None) -> NotebookRun:
+                 env: dict[str, str] | None = None, parameters: dict | None = None,
+                 after_cell: Callable[[Scratch, int, Any], None] | None = None) -> NotebookRun:
     """Execute ``notebook`` top to bottom (in quick mode by default) in its own folder.
 
-    The executed copy goes to ``build/executed/`` and an HTML rendering to ``build/html/``,
-    also when a cell fails (the error is then re-raised), so the failure can be read.
+    The executed copy (with the widgets' state, so a page rendered from it shows each control's value)
+    goes to ``build/executed/`` and an HTML rendering to ``build/html/``, also when a cell fails (the
+    error is then re-raised), so the failure can be read.
     ``env`` sets environment variables for the kernel (e.g. ``HF_HOME``, ``HF_HUB_OFFLINE``) while it runs;
-    ``parameters`` overrides values of the cell tagged ``parameters`` (see :func:`with_parameters`).
+    ``parameters`` overrides values of the cell tagged ``parameters`` (see :func:`with_parameters`);
+    ``after_cell(scratch, index, cell)`` is called after each cell, in the same kernel: ``scratch.run(code)``
+    runs more code there without adding it to the notebook (the exercise tests check each answer this way).
     """
     import nbformat
-    from nbclient import NotebookClient
     from nbconvert import HTMLExporter
 
     notebook = Path(notebook).resolve()
@@ -62,15 +66,73 @@ def run_notebook(notebook: Path, build_dir: Path | None = None, timeout_s: int =
     os.environ.update(kernel_env)  # the kernel inherits them
     started = time.perf_counter()
     try:
-        with tempfile.TemporaryDirectory(prefix="sbw-kernel-") as sockets:
-            NotebookClient(nb, timeout=timeout_s, kernel_name="python3", config=_unix_socket_kernels(sockets),
-                           resources={"metadata": {"path": str(notebook.parent)}}).execute()
+        execute(nb, notebook.parent, timeout_s, after_cell)
     finally:
         for name, value in previous.items():
             _restore_env(name, value)
         nbformat.write(nb, executed)
         html.write_text(HTMLExporter().from_notebook_node(with_plotly_as_html(nb))[0], encoding="utf-8")
     return NotebookRun(notebook, executed, html, time.perf_counter() - started)
+
+
+class Scratch:
+    """Code run in a notebook's kernel between its cells, kept out of the notebook; ``run`` returns what it printed."""
+
+    def __init__(self, client):
+        self.client = client
+
+    def run(self, source: str) -> str:
+        import nbformat
+
+        cell, cells = nbformat.v4.new_code_cell(source), self.client.nb.cells
+        cells.append(cell)  # nbclient files a cell's outputs under its index, so the scratch cell needs one
+        try:
+            self.client.execute_cell(cell, len(cells) - 1, store_history=False)
+        finally:
+            cells.pop()
+        return "".join(output.get("text", "") for output in cell.outputs if output["output_type"] == "stream")
+
+
+def execute(nb, folder: Path, timeout_s: int = 900, after_cell: Callable[[Scratch, int, Any], None] | None = None):
+    """Run every cell of ``nb`` in order in one fresh kernel started in ``folder``, as ``NotebookClient.execute`` does,
+    calling ``after_cell`` after each; the widgets' state is stored in ``nb.metadata.widgets``."""
+    from nbclient import NotebookClient
+
+    with tempfile.TemporaryDirectory(prefix="sbw-kernel-") as sockets:
+        client = NotebookClient(nb, timeout=timeout_s, kernel_name="python3", config=_unix_socket_kernels(sockets),
+                                resources={"metadata": {"path": str(folder)}}, store_widget_state=True)
+        with client.setup_kernel():
+            reply = client.wait_for_reply(client.kc.kernel_info())
+            nb.metadata["language_info"] = reply["content"]["language_info"]
+            scratch = Scratch(client)
+            for index, cell in enumerate(list(nb.cells)):
+                client.execute_cell(cell, index, execution_count=client.code_cells_executed + 1)
+                if after_cell is not None:
+                    after_cell(scratch, index, nb.cells[index])
+            client.set_widgets_metadata()
+    return nb
+
+
+def cell_timing(executed) -> list[tuple[int, float, float]]:
+    """(cell index, seconds the kernel worked on it, seconds the client waited on nothing) for each executed code cell.
+
+    From nbclient's timestamps: the kernel works from its 'busy' to its 'idle' status; the client waits on
+    nothing between the previous cell's reply and this cell's 'busy' (the request unread) and between
+    'idle' and this cell's reply (the reply unsent): in a healthy run both are milliseconds.
+    """
+    import datetime as dt
+
+    stamp = lambda text: dt.datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp()  # noqa: E731
+    timings, previous_reply = [], None
+    for index, cell in enumerate(executed.cells):
+        times = cell.get("metadata", {}).get("execution", {})
+        if cell.cell_type != "code" or not {"iopub.status.busy", "iopub.status.idle", "shell.execute_reply"} <= set(times):
+            continue
+        busy, idle, reply = (stamp(times[k]) for k in ("iopub.status.busy", "iopub.status.idle", "shell.execute_reply"))
+        unread = busy - previous_reply if previous_reply is not None else 0.0
+        timings.append((index, idle - busy, max(unread, 0.0) + max(reply - idle, 0.0)))
+        previous_reply = reply
+    return timings
 
 
 def with_parameters(nb, parameters: dict):
@@ -88,17 +150,17 @@ def with_parameters(nb, parameters: dict):
     return nb
 
 
-def with_plotly_as_html(nb):
+def with_plotly_as_html(nb, include_plotlyjs: bool = True):
     """A copy of ``nb`` whose plotly outputs also carry HTML, so the exported page draws them.
 
-    nbconvert cannot show plotly's own output type; plotly.js is embedded once (in the first
-    figure), so the page works offline and without a kernel.
+    nbconvert cannot show plotly's own output type. With ``include_plotlyjs`` plotly.js is embedded once (in the
+    first figure), so the page works offline and without a kernel; without it the page must load plotly.js itself.
     """
     import copy
 
     import plotly.io as pio
 
-    nb, include_plotlyjs = copy.deepcopy(nb), True
+    nb = copy.deepcopy(nb)
     for cell in nb.cells:
         for output in cell.get("outputs", []):
             figure = output.get("data", {}).get(PLOTLY_MIME)

@@ -1,0 +1,190 @@
+"""Each notebook executes once per variant, and every test that needs an executed notebook reads that run.
+
+Variants: ``own-cache`` (this machine's hub cache: offline, ``auto`` is the embedded all-MiniLM-L6-v2) and
+``bert-base-standin`` (a hub cache holding only the random-weight bert-base-uncased stand-in of conftest.py, so
+``auto`` takes the 768-dim, 12-layer, MLM-head branches). The ``own-cache`` run also tries every exercise where
+it stands: right after each check cell, in the same kernel, the check runs again with the reference solution
+(must print ✓), with every listed wrong answer (✗) and with the placeholder (``not attempted``); the random
+number generators are saved before and restored after, so the cells below see the state a student's run gives.
+"""
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import nbformat
+
+from sbert_workbook.app.runbook import NotebookRun, Scratch, run_notebook
+from sbert_workbook.exercises import NOT_ATTEMPTED, SOLUTIONS_ENV_VAR, find_solution
+
+REPO = Path(__file__).resolve().parents[1]
+VARIANTS = ["own-cache", "bert-base-standin"]
+#: Smaller samples than quick mode's for the stand-in, whose 768 × 12 forward passes cost ~5 times MiniLM's: the
+#: branches are what is tested, not the numbers, and the whole stand-in variant must stay within ~5 minutes.
+STANDIN_PARAMETERS = {
+    "02_anisotropy": {"N_PER_DATASET": 40, "STSB_PAIRS": 100},
+    "03_pooling_and_sts": {"QUICK_PAIRS": 16},
+    "05_bert_flow": {"PAIRS_PER_SET": 16, "NLI_PAIRS": 40},
+    "04_siamese_finetuning": {"NLI_STEPS": 4, "STSB_STEPS": 4, "ABLATION_STEPS": 2, "CROSS_STEPS": 2, "STS_LIMIT": 16,
+                              "DEV_PAIRS": 16},
+}
+
+SOLUTION_LINE = re.compile(r'^(\w+) = solution_or\("(ex\d\d_\w+)", \1\)$')
+CHECK_CALL = re.compile(r'\bcheck\(\s*"(ex\d\d_\w+)"')
+PLACEHOLDER = re.compile(r"^(\w+) = \.\.\.(\s*#.*)?$", re.M)
+#: Saved before an exercise's trials and restored after them (the trials may draw random numbers).
+SAVE_RANDOM_STATE = ("import random as _r, numpy as _np, torch as _t\n"
+                     "_sbw_random_state = (_r.getstate(), _np.random.get_state(), _t.get_rng_state())")
+RESTORE_RANDOM_STATE = ("_r.setstate(_sbw_random_state[0]); _np.random.set_state(_sbw_random_state[1]); "
+                        "_t.set_rng_state(_sbw_random_state[2]); del _sbw_random_state")
+
+
+# ----------------------------------------------------------------------------- exercises: where they are
+@dataclass
+class Exercise:
+    name: str  # exNN_K
+    variable: str  # what the student assigns
+    exercise_cell: int  # index in nb.cells
+    check_cell: int
+
+
+def tags(cell) -> list[str]:
+    return cell.get("metadata", {}).get("tags", [])
+
+
+def notebook_number(notebook: Path) -> str:
+    return notebook.name[:2]
+
+
+def find_exercises(nb, number: str) -> tuple[list[Exercise], list[str]]:
+    """The notebook's exercise/check pairs, and what is wrong with the way they are laid out."""
+    code = [i for i, cell in enumerate(nb.cells) if cell.cell_type == "code"]
+    found, problems = [], []
+    for position, index in enumerate(code):
+        cell, following = nb.cells[index], code[position + 1] if position + 1 < len(code) else None
+        if "check" in tags(cell) and (position == 0 or "exercise" not in tags(nb.cells[code[position - 1]])):
+            problems.append(f"cell {index}: a check cell that does not follow an exercise cell")
+        if "exercise" not in tags(cell):
+            continue
+        last = SOLUTION_LINE.match(cell.source.strip().splitlines()[-1])
+        if not last:
+            problems.append(f'cell {index}: an exercise cell must end with `name = solution_or("exNN_K", name)`')
+            continue
+        variable, name = last.groups()
+        if not name.startswith(f"ex{number}_"):
+            problems.append(f"cell {index}: {name} should be named ex{number}_K in notebook {number}")
+        if not any(m.group(1) == variable for m in PLACEHOLDER.finditer(cell.source)):
+            problems.append(f"cell {index}: {name} does not ship unsolved: assign `{variable} = ...  # hint` first")
+        check_names = CHECK_CALL.findall(nb.cells[following].source) if following is not None else []
+        if following is None or "check" not in tags(nb.cells[following]) or check_names != [name]:
+            problems.append(f'cell {index}: exercise {name} has no check cell right after it calling check("{name}", ...)')
+            continue
+        try:
+            if not getattr(find_solution(name), "wrong_answers", None):
+                problems.append(f"{name}: its solution lists no wrong answers (use @solution(wrong=...))")
+        except (ImportError, KeyError) as error:
+            problems.append(f"{name}: no reference solution ({error})")
+        found.append(Exercise(name, variable, index, following))
+    return found, problems
+
+
+# ----------------------------------------------------------------------------- exercises: tried in the kernel
+def cell_text(cell) -> str:
+    return "".join(output.get("text", "") for output in cell.get("outputs", []) if output["output_type"] == "stream")
+
+
+def trials(scratch: Scratch, exercise_source: str, check_source: str, exercise: Exercise) -> list[str]:
+    """Run one check with the reference solution, each wrong answer and the placeholder; say what went wrong."""
+    failures = []
+    solved = scratch.run(f"SOLUTIONS = True\n{exercise_source}\n{check_source}").strip()
+    if not solved.startswith("✓") or "\n" in solved:
+        failures.append(f"{exercise.name} with its reference solution printed {solved!r}, not one ✓ line")
+    for description in find_solution(exercise.name).wrong_answers:
+        said = scratch.run(
+            "from sbert_workbook.exercises import call_with as _call_with, find_solution as _find_solution\n"
+            f"{exercise.variable} = _call_with(_find_solution({exercise.name!r}).wrong_answers[{description!r}], globals())\n"
+            f"{check_source}").strip()
+        if not said.startswith("✗") or "\n" in said:
+            failures.append(f"{exercise.name} with the wrong answer '{description}' printed {said!r}, not one ✗ line")
+    unsolved = scratch.run(f"SOLUTIONS = False\n{exercise_source}\n{check_source}").strip()
+    if unsolved != NOT_ATTEMPTED:
+        failures.append(f"{exercise.name} with the placeholder printed {unsolved!r}, not {NOT_ATTEMPTED!r}")
+    return failures
+
+
+@dataclass
+class ExerciseTrials:
+    """The ``after_cell`` hook that tries each exercise right after its check cell ran as shipped."""
+
+    nb: object
+    exercises: list[Exercise]
+    failures: list[str] = field(default_factory=list)
+    tried: list[str] = field(default_factory=list)
+
+    def __call__(self, scratch: Scratch, index: int, cell) -> None:
+        exercise = next((e for e in self.exercises if e.check_cell == index), None)
+        if exercise is None:
+            return
+        shipped = cell_text(cell).strip()
+        if shipped != NOT_ATTEMPTED:
+            self.failures.append(f"{exercise.name} as shipped printed {shipped!r}, not {NOT_ATTEMPTED!r}")
+        scratch.run(SAVE_RANDOM_STATE)
+        self.failures += trials(scratch, self.nb.cells[exercise.exercise_cell].source, cell.source, exercise)
+        scratch.run(RESTORE_RANDOM_STATE)
+        self.tried.append(exercise.name)
+
+
+# ----------------------------------------------------------------------------- one run per notebook and variant
+@dataclass
+class ExecutedNotebook:
+    notebook: Path
+    variant: str
+    run: NotebookRun | None = None
+    error: BaseException | None = None
+    exercise_failures: list[str] = field(default_factory=list)
+    exercises_tried: list[str] = field(default_factory=list)
+
+    @property
+    def executed(self) -> Path:
+        if self.run is None:
+            raise AssertionError(f"{self.notebook.name} ({self.variant}) did not run to the end: "
+                                 f"{type(self.error).__name__}: {self.error}")
+        return self.run.executed
+
+
+class NotebookRuns:
+    """Runs a notebook in a variant the first time a test asks, and hands every later test the same run."""
+
+    def __init__(self, standin_env):
+        self._standin_env = standin_env  # a callable: the stand-in's hub-cache environment, built on first use
+        self._runs: dict[tuple[str, str], ExecutedNotebook] = {}
+
+    def get(self, notebook: Path, variant: str) -> ExecutedNotebook:
+        key = (notebook.name, variant)
+        if key not in self._runs:
+            self._runs[key] = self._execute(notebook, variant)
+        return self._runs[key]
+
+    def _execute(self, notebook: Path, variant: str) -> ExecutedNotebook:
+        result = ExecutedNotebook(notebook, variant)
+        standin = variant == "bert-base-standin"
+        hook = None
+        if not standin:
+            exercises, _problems = find_exercises(nbformat.read(notebook, 4), notebook_number(notebook))
+            hook = ExerciseTrials(nbformat.read(notebook, 4), exercises) if exercises else None
+        build_dir = REPO / "build" / variant if standin else None
+        solutions = os.environ.pop(SOLUTIONS_ENV_VAR, None)  # shipped as the student gets it
+        try:
+            result.run = run_notebook(notebook, build_dir, env=self._standin_env() if standin else None,
+                                      parameters=STANDIN_PARAMETERS.get(notebook.stem) if standin else None,
+                                      after_cell=hook)
+        except Exception as error:  # noqa: BLE001 - kept, and reported by every test that reads this run
+            result.error = error
+        finally:
+            if solutions is not None:
+                os.environ[SOLUTIONS_ENV_VAR] = solutions
+        if hook is not None:
+            result.exercise_failures, result.exercises_tried = hook.failures, hook.tried
+        return result
