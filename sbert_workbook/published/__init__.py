@@ -2,7 +2,7 @@
 
 The notebooks show these beside what the student measures (``02``, ``03``, ``04``, ``05``); prose never
 types them. One module per paper: :mod:`.sbert` (Sentence-BERT), :mod:`.bert_flow` (BERT-flow),
-:mod:`.simcse` (SimCSE); the records themselves are in :mod:`.table`.
+:mod:`.simcse` and :mod:`.simcse_recipe` (SimCSE); the records themselves are in :mod:`.table`.
 ``tests/test_published.py`` pins every value to the paper's text. Values are Spearman ρ × 100 unless a
 table says otherwise; ``None`` is a cell the paper leaves empty. Metadata a paper does not state is
 marked ``[inferred: why]`` (``PublishedTable.inferred()`` lists a table's).
@@ -19,8 +19,11 @@ from sbert_workbook.published.sbert import (
     SBERT_TABLE6, SBERT_TABLE6_CONCATENATIONS, SBERT_TABLE7,
 )
 from sbert_workbook.published.simcse import (
-    SIMCSE_TABLE_B2, SIMCSE_TABLE_B3, SIMCSE_TABLE_C1, SIMCSE_TABLE_C1_SOURCE, SIMCSE_TABLE_C1_STSB,
+    SIMCSE_APPENDIX_E_POSTPROCESSING, SIMCSE_TABLE1, SIMCSE_TABLE2, SIMCSE_TABLE3, SIMCSE_TABLE5, SIMCSE_TABLE6,
+    SIMCSE_TABLE_B2, SIMCSE_TABLE_B3, SIMCSE_TABLE_C1, SIMCSE_TABLE_C1_SOURCE, SIMCSE_TABLE_C1_STSB, SIMCSE_TABLE_D1,
+    SIMCSE_TABLE_E1,
 )
+from sbert_workbook.published.simcse_recipe import SIMCSE_SUP_RECIPE, SIMCSE_TEMPERATURE, SIMCSE_UNSUP_RECIPE
 from sbert_workbook.published.table import (
     ALL, BERT_FLOW, INFERRED_MARK, SBERT, SEVEN_COLUMNS, SIMCSE, WMEAN, PublishedRecipe, PublishedTable, inferred,
 )
