@@ -120,7 +120,7 @@ def test_unknown_rows_and_columns_say_what_exists():
 def test_what_sbert_does_not_say_is_marked_inferred():
     glove = pub.SBERT_TABLE1.model["Avg. GloVe embeddings"]
     assert "840B 300d" in glove and "[inferred:" in glove and pub.SBERT_GLOVE == glove
-    assert pub.SBERT_TABLE2.model["Avg. GloVe embeddings"] == glove
+    assert pub.SBERT_TABLE2.model["Avg. GloVe embeddings"] == glove == pub.SBERT_TABLE3.model["Avg. GloVe embeddings"]
     assert pub.SBERT_TABLE1.aggregation.startswith("all:") and "[inferred:" in pub.SBERT_TABLE1.aggregation
     assert "model of 'SBERT-NLI-base'" in pub.SBERT_TABLE1.inferred()  # SBERT gives BERT's size, never its casing
     assert all("[inferred:" in text for text in pub.SBERT_TABLE1.inferred().values())
@@ -163,6 +163,39 @@ def test_bert_flow_table2_as_issue_23_d_quotes_it():
     assert "58.56 < 59.04" in t2.notes[0] and "63.11 < 63.75" in t2.notes[0]
     assert t2.rows["BERT-base-flow (NLI)"] == (58.56, 65.44, 59.54, 64.69, 64.66, 72.92, 71.84)
     assert t2.rows["BERT-base-flow (target)"] == (70.72, 63.11, 63.48, 72.14, 68.42, 73.77, 75.37)
+
+
+# --- issue 25: SBERT Table 3 (AFS) and the seed spreads ------------------------------------------------------------
+SBERT_T3 = {  # (Pearson r, Spearman ρ) × 100
+    "tf-idf": (46.77, 42.95), "Avg. GloVe embeddings": (32.40, 34.00), "InferSent - GloVe": (27.08, 26.63),
+    "SVR (Misra et al., 2016), 10-fold": (63.33, None),
+    "BERT-AFS-base, 10-fold": (77.20, 74.84), "SBERT-AFS-base, 10-fold": (76.57, 74.13),
+    "BERT-AFS-large, 10-fold": (78.68, 76.38), "SBERT-AFS-large, 10-fold": (77.85, 75.93),
+    "BERT-AFS-base, cross-topic": (58.49, 57.23), "SBERT-AFS-base, cross-topic": (52.34, 50.65),
+    "BERT-AFS-large, cross-topic": (62.02, 60.34), "SBERT-AFS-large, cross-topic": (53.82, 53.10),
+}
+
+
+def test_sbert_table3_argument_facet_similarity_with_its_two_settings():
+    t3 = pub.SBERT_TABLE3
+    assert t3.rows == SBERT_T3 and t3.columns == ("pearson", "spearman")
+    assert t3.value("BERT-AFS-base, cross-topic", "spearman") - t3.value("SBERT-AFS-base, cross-topic", "spearman") \
+        == pytest.approx(6.58)
+    assert t3.aggregation_of("SBERT-AFS-base, 10-fold").startswith("10-fold cross-validation")
+    assert t3.aggregation_of("SBERT-AFS-base, cross-topic").startswith("cross-topic: trained on two topics")
+    assert "cross-encoder" in t3.pooling["BERT-AFS-base, cross-topic"] and "[inferred:" in t3.pooling["SBERT-AFS-base, 10-fold"]
+    assert set(t3.frame()["aggregation"]) == {"10-fold cross-validation", "cross-topic", "no training; which pairs were scored is not stated"}
+
+
+def test_bert_flow_appendix_c_seed_spread():
+    t8 = pub.BERT_FLOW_TABLE8
+    assert t8.rows == {"BERT-NLI-large": (77.26, 78.19), "BERT-NLI-large-last2avg": (78.07, 78.68),
+                       "BERT-NLI-large-last2avg + flow-target": (81.10, 81.35)}
+    assert t8.spread == {"BERT-NLI-large": 1.76, "BERT-NLI-large-last2avg": 1.50,
+                         "BERT-NLI-large-last2avg + flow-target": 0.55}
+    assert "5 runs" in t8.training and "standard deviation" in t8.metric and "large" in t8.model["BERT-NLI-large"]
+    assert {name: table.largest_spread()[1] for name, table in pub.SEED_SPREADS.items()} == {
+        "SBERT Table 2 (10 seeds, STS-B test)": 0.81, "BERT-flow Table 8, Appendix C (5 seeds, STS-B)": 1.76}
 
 
 # --- the records themselves ----------------------------------------------------------------------------------------

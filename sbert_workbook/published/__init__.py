@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from sbert_workbook.published.bert_flow import (
     BERT_FLOW_FIGURE2_CLOSE_EDIT_DISTANCE, BERT_FLOW_FIGURE2_SOURCE, BERT_FLOW_TABLE1, BERT_FLOW_TABLE1_BUCKETS,
-    BERT_FLOW_TABLE1_SOURCE, BERT_FLOW_TABLE2, BERT_FLOW_TABLE3, BERT_FLOW_TABLE5, BERT_FLOW_TABLE6,
+    BERT_FLOW_TABLE1_SOURCE, BERT_FLOW_TABLE2, BERT_FLOW_TABLE3, BERT_FLOW_TABLE5, BERT_FLOW_TABLE6, BERT_FLOW_TABLE8,
     FLOW_AGGREGATION, LAST2AVG,
 )
 from sbert_workbook.published.sbert import (
-    SBERT_AGGREGATION, SBERT_CLUSTERING_COST, SBERT_GLOVE, SBERT_TABLE1, SBERT_TABLE2, SBERT_TABLE5,
+    SBERT_AGGREGATION, SBERT_CLUSTERING_COST, SBERT_GLOVE, SBERT_TABLE1, SBERT_TABLE2, SBERT_TABLE3, SBERT_TABLE5,
     SBERT_TABLE6, SBERT_TABLE6_CONCATENATIONS, SBERT_TABLE7,
 )
 from sbert_workbook.published.simcse import (
@@ -27,6 +27,10 @@ from sbert_workbook.published.simcse_recipe import SIMCSE_SUP_RECIPE, SIMCSE_TEM
 from sbert_workbook.published.table import (
     ALL, BERT_FLOW, INFERRED_MARK, SBERT, SEVEN_COLUMNS, SIMCSE, WMEAN, PublishedRecipe, PublishedTable, inferred,
 )
+
+#: The spreads over random seeds the papers print, by where: the largest ± of each is ``table.largest_spread()``.
+SEED_SPREADS = {"SBERT Table 2 (10 seeds, STS-B test)": SBERT_TABLE2,
+                "BERT-flow Table 8, Appendix C (5 seeds, STS-B)": BERT_FLOW_TABLE8}
 
 #: all-MiniLM-L6-v2, mean pooling, cosine, STS-B test: the model's MTEB STSBenchmark score (cosine Spearman × 100).
 ALL_MINILM_STSB = 82.03
