@@ -87,7 +87,7 @@ SIMCSE_TABLE5 = PublishedTable(
              "SBERT-base-flow": "not stated", "SBERT-base-whitening": "not stated", "CT-SBERT-base": "not stated",
              "Sup. SimCSE-BERT-base": _SUP_POOLING},
     training="SimCSE rows: the recipes in published.SIMCSE_UNSUP_RECIPE / SIMCSE_SUP_RECIPE (Appendix A); best STS-B "
-    "dev checkpoint kept; one run printed, seeds not stated",
+    "dev checkpoint kept; seeds not stated",
     notes=("the table also has GloVe, RoBERTa and other rows: only the BERT-base rows are entered here",
            "BERT-base-whitening's STS14 / STS16 / STS-B (60.90 / 71.31 / 68.24) differ by 0.01 from Table B.2's "
            "'NLI, all' re-run (60.89 / 71.30 / 68.23)"),

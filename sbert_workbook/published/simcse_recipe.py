@@ -32,7 +32,8 @@ SIMCSE_UNSUP_RECIPE = PublishedRecipe(SIMCSE, "unsupervised SimCSE, BERT-base", 
     "model selection": _SELECTION})
 
 SIMCSE_SUP_RECIPE = PublishedRecipe(SIMCSE, "supervised SimCSE, BERT-base", settings={
-    "start": "bert-base-uncased", "data": "SNLI + MNLI: 314k (premise, entailment, contradiction) triplets",
+    "start": "bert-base-uncased", "data": "SNLI + MNLI: 314k entailment pairs, each with a contradiction "
+    "hypothesis of the same premise",
     "positive": "the entailment hypothesis", "negatives": "the contradiction hypothesis (hard negative) and the batch's "
     "other hypotheses", "hard-negative weight α": 1.0, "similarity": "cosine", "temperature τ": SIMCSE_TEMPERATURE,
     "batch size": 512, "learning rate": 5e-5, "epochs": 3, "max sequence length": 32,
