@@ -53,3 +53,53 @@ def test_parameters_are_injected_after_the_parameters_cell_and_win():
     for cell in nb.cells[1:]:
         exec(cell.source, namespace)
     assert (namespace["LIMIT"], namespace["MODEL"]) == (16, "bert-base-uncased")
+
+
+class _SocketThatMissesItsWakeUp:
+    """A channel whose reply is ready but whose waits end empty, as in the stall: only a fresh look finds it."""
+
+    def __init__(self, empty_waits: int):
+        self.empty_waits, self.timeouts = empty_waits, []
+
+    async def get_msg(self, timeout=None):
+        from queue import Empty
+
+        self.timeouts.append(timeout)
+        if len(self.timeouts) <= self.empty_waits:
+            raise Empty
+        return {"msg_type": "execute_reply"}
+
+
+def test_a_reply_whose_wake_up_was_lost_is_taken_at_the_next_slice_not_at_the_timeout():
+    import asyncio
+
+    from sbert_workbook.app.runbook import wait_in_slices
+
+    channel = _SocketThatMissesItsWakeUp(empty_waits=3)
+    wait_in_slices(channel, slice_s=0.01)
+    assert asyncio.run(channel.get_msg(timeout=900)) == {"msg_type": "execute_reply"}
+    assert len(channel.timeouts) == 4 and max(channel.timeouts) <= 0.01, "each wait lasts one slice, not the 900 s"
+
+
+def test_waiting_in_slices_keeps_the_overall_timeout():
+    import asyncio
+    import time
+    from queue import Empty
+
+    import pytest
+
+    from sbert_workbook.app.runbook import wait_in_slices
+
+    channel = _SocketThatMissesItsWakeUp(empty_waits=10**9)
+    original = channel.get_msg
+
+    async def slow_empty(timeout=None):  # a real wait lasts its timeout
+        await asyncio.sleep(timeout)
+        return await original(timeout)
+
+    channel.get_msg = slow_empty
+    wait_in_slices(channel, slice_s=0.05)
+    started = time.monotonic()
+    with pytest.raises(Empty):
+        asyncio.run(channel.get_msg(timeout=0.3))
+    assert 0.3 <= time.monotonic() - started < 0.6 and 6 <= len(channel.timeouts) <= 8
