@@ -35,6 +35,11 @@ def build_parser() -> argparse.ArgumentParser:
     solutions.add_argument("only", nargs="*", help="run only notebooks whose name contains one of these")
     solutions.add_argument("--full", action="store_true", help="full mode instead of quick mode")
 
+    book = commands.add_parser("book", help="the edition to read before running: every notebook executed (quick mode, "
+                               "embedded model) as static HTML pages with an index, in build/book/")
+    book.add_argument("only", nargs="*", help="build only notebooks whose name contains one of these")
+    book.add_argument("--out", default=None, help="folder to write (default: build/book)")
+
     classroom = commands.add_parser("classroom", help="the pair and embedding explorers as a stand-alone Voila web app")
     classroom.add_argument("--port", type=int, default=8866)
     classroom.add_argument("--ip", default="127.0.0.1", help="127.0.0.1: this machine only; 0.0.0.0: the whole room")
@@ -42,6 +47,8 @@ def build_parser() -> argparse.ArgumentParser:
     classroom.add_argument("--model", default="auto", help="'auto', 'embedded', a hub id or a model folder")
     classroom.add_argument("--quick", action="store_true", help="fewer sentences, for slow machines and tests")
     classroom.add_argument("--no-browser", action="store_true", help="do not open a browser tab")
+    classroom.add_argument("--cull-after", type=int, default=120, metavar="SECONDS",
+                           help="shut down a visitor's kernel this long after their page closed (default 120)")
 
     doctor = commands.add_parser("doctor", help="check Python, torch, device, widgets, model and data; print fixes")
     doctor.add_argument("--model", default="auto", help="'auto', 'embedded', a hub id or a model folder")
@@ -85,6 +92,13 @@ def run_solutions(args) -> int:
     return 0
 
 
+def run_book(args) -> int:
+    from sbert_workbook.app.book import build_book
+
+    build_book(args.out, args.only or None)
+    return 0
+
+
 def run_classroom(args) -> int:
     import os
     import secrets
@@ -92,7 +106,8 @@ def run_classroom(args) -> int:
     from sbert_workbook.app.explorers import classroom_command
 
     token = secrets.token_urlsafe(12) if args.token is None else args.token
-    argv, env = classroom_command(args.port, args.ip, token, args.model, args.quick, not args.no_browser)
+    argv, env = classroom_command(args.port, args.ip, token, args.model, args.quick, not args.no_browser,
+                                   args.cull_after)
     host = "localhost" if args.ip in ("127.0.0.1", "localhost") else "<this machine's address>"
     print(f"Classroom app: http://{host}:{args.port}/" + (f"?token={token}" if token else "") + "  (Ctrl-C stops it)", flush=True)
     os.execve(argv[0], argv, env)  # Voila replaces this process, so stopping it stops the app
@@ -121,7 +136,7 @@ def run_predownload(args) -> int:
     return 0
 
 
-COMMANDS = {"eval": run_eval, "notebooks": run_notebooks, "solutions": run_solutions, "classroom": run_classroom, "doctor": run_doctor, "predownload": run_predownload}
+COMMANDS = {"eval": run_eval, "notebooks": run_notebooks, "solutions": run_solutions, "book": run_book, "classroom": run_classroom, "doctor": run_doctor, "predownload": run_predownload}
 
 
 def main(argv: list[str] | None = None) -> int:

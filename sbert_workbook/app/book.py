@@ -1,0 +1,162 @@
+"""``./workbook book``: the edition to read before running, as static pages in ``build/book/``.
+
+Every notebook is executed in quick mode on the embedded model (:func:`sbert_workbook.app.runbook.run_notebook`
+stores the widgets' state as it runs) and exported with nbconvert to one HTML page: plotly figures stay
+interactive (zoom, hover), each control shows the value it had when the figure below it was drawn, equations are
+typeset, and everything a page loads sits in ``assets/`` (:mod:`sbert_workbook.app.book_assets`), so the book
+opens from a disk or a static web server with no network. ``index.html`` lists the notebooks in order with each
+one's purpose (``metadata.sbert_workbook.purpose`` in the notebook); every page links to the index and its
+neighbours. Named in ``00_start_here.ipynb`` and the README.
+"""
+from __future__ import annotations
+
+import html
+import re
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+from sbert_workbook.app.book_assets import PLOTLY_JS, write_assets
+from sbert_workbook.app.runbook import PLOTLY_MIME, list_notebooks, notebooks_folder, run_notebook, with_plotly_as_html
+
+ASSETS = "assets"
+BOOK_TITLE = "sbert-workbook: sentence embeddings, from raw BERT to Sentence-BERT and BERT-flow"
+#: nbconvert's lab page, with plotly.js loaded before require.js (else plotly.js registers as an anonymous AMD
+#: module and ``Plotly`` stays undefined), MathJax 3 with the notebooks' $…$ delimiters, and the book's links.
+PAGE_TEMPLATE = r"""{%- extends 'index.html.j2' -%}
+{%- block html_head_js_requirejs -%}
+<script src="assets/plotly.min.js"></script>
+<script src="{{ resources.require_js_url }}"></script>
+{%- endblock html_head_js_requirejs -%}
+{%- block html_head_js_mathjax -%}
+<script>window.MathJax = {tex: {inlineMath: [['$', '$'], ['\\(', '\\)']], displayMath: [['$$', '$$'], ['\\[', '\\]']],
+  processEscapes: true}, svg: {fontCache: 'global'}};</script>
+<script src="{{ resources.mathjax_url }}"></script>
+<script>window.MathJax.Hub = {Queue: function (job) {  /* the widget manager still speaks MathJax 2 */
+  if (window.MathJax.typesetPromise) { window.MathJax.typesetPromise(job && job[2] ? [job[2]] : undefined); } }};</script>
+<style>.sbw-book-nav { display: flex; gap: 2em; padding: 0.6em 0; font-family: sans-serif; }</style>
+{%- endblock html_head_js_mathjax -%}
+{% block body_header %}{{ super() }}{{ resources.book_nav }}{% endblock body_header %}
+{% block body_footer %}{{ resources.book_nav }}{{ super() }}{% endblock body_footer %}
+"""
+PURPOSE_KEY = "sbert_workbook"
+#: A badge image that would be fetched from the network: shown as its alt text instead.
+REMOTE_IMAGE = re.compile(r'<img\b[^>]*\bsrc="https?://[^"]*"[^>]*>', re.I)
+ALT_TEXT = re.compile(r'\balt="([^"]*)"', re.I)
+NOTEBOOK_LINK = re.compile(r'href="(\d\d_\w+)\.ipynb(#[^"]*)?"')
+
+
+@dataclass(frozen=True)
+class Chapter:
+    notebook: Path  # the source notebook
+    executed: Path  # its executed copy
+    title: str
+    purpose: str
+
+    @property
+    def page(self) -> str:
+        return self.notebook.with_suffix(".html").name
+
+
+def purpose_of(nb, name: str) -> str:
+    purpose = nb.metadata.get(PURPOSE_KEY, {}).get("purpose", "").strip()
+    if not purpose:
+        raise ValueError(f"{name} has no one-line purpose for the book's index: set the notebook's metadata "
+                         f'"{PURPOSE_KEY}": {{"purpose": "..."}} (Edit → Notebook metadata in JupyterLab).')
+    return purpose
+
+
+def title_of(nb, name: str) -> str:
+    for cell in nb.cells:
+        heading = next((line[2:].strip() for line in cell.source.splitlines() if line.startswith("# ")), None)
+        if cell.cell_type == "markdown" and heading:
+            return heading
+    return name
+
+
+def chapter(notebook: Path, executed: Path) -> Chapter:
+    import nbformat
+
+    nb = nbformat.read(notebook, as_version=4)  # the source: its purpose and title as committed
+    return Chapter(notebook, executed, title_of(nb, notebook.name), purpose_of(nb, notebook.name))
+
+
+def navigation(chapters: list[Chapter], position: int) -> str:
+    """Links to the index and to the previous and next notebook."""
+    links = ['<a href="index.html">Contents</a>']
+    if position > 0:
+        links.append(f'<a href="{chapters[position - 1].page}" rel="prev">← {html.escape(chapters[position - 1].title)}</a>')
+    if position + 1 < len(chapters):
+        links.append(f'<a href="{chapters[position + 1].page}" rel="next">{html.escape(chapters[position + 1].title)} →</a>')
+    return f'<nav class="sbw-book-nav">{" ".join(links)}</nav>'
+
+
+def with_widget_figures_as_html(nb):
+    """``nb`` whose stored ``Output`` widgets also carry each plotly figure as HTML (the widget manager draws HTML,
+    not plotly's own output type); plotly.js itself is on the page already."""
+    import plotly.io as pio
+
+    state = nb.metadata.get("widgets", {}).get("application/vnd.jupyter.widget-state+json", {}).get("state", {})
+    for model in state.values():
+        for output in model.get("state", {}).get("outputs", []) or []:
+            figure = output.get("data", {}).get(PLOTLY_MIME)
+            if figure is not None:
+                output["data"]["text/html"] = pio.to_html(figure, full_html=False, include_plotlyjs=False, validate=False)
+    return nb
+
+
+def page_html(chapter_: Chapter, nav: str) -> str:
+    """One notebook as a page that loads nothing from the network."""
+    import jinja2
+    import nbformat
+    from nbconvert import HTMLExporter
+
+    exporter = HTMLExporter(template_name="lab", extra_loaders=[jinja2.DictLoader({"book.html.j2": PAGE_TEMPLATE})],
+                            template_file="book.html.j2", require_js_url=f"{ASSETS}/require.js",
+                            widget_renderer_url=f"{ASSETS}/embed-amd.js", mathjax_url=f"{ASSETS}/tex-svg-full.js")
+    nb = with_widget_figures_as_html(with_plotly_as_html(nbformat.read(chapter_.executed, as_version=4),
+                                                         include_plotlyjs=False))
+    body, _ = exporter.from_notebook_node(nb, resources={"book_nav": nav, "metadata": {"name": chapter_.title}})
+    body = REMOTE_IMAGE.sub(lambda m: html.escape((ALT_TEXT.search(m.group(0)) or [None, "image"])[1]), body)
+    return NOTEBOOK_LINK.sub(lambda m: f'href="{m.group(1)}.html{m.group(2) or ""}"', body)
+
+
+def index_html(chapters: list[Chapter]) -> str:
+    items = "\n".join(f'<li><a href="{c.page}">{html.escape(c.title)}</a> — {html.escape(c.purpose)}</li>' for c in chapters)
+    return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>{html.escape(BOOK_TITLE)}</title>'
+            '<style>body { font-family: sans-serif; max-width: 50em; margin: 2em auto; line-height: 1.5; }</style></head>\n'
+            f"<body><h1>{html.escape(BOOK_TITLE)}</h1>\n<p>Every notebook as it ran in quick mode on the embedded model "
+            "(all-MiniLM-L6-v2, offline): read it here, then run it yourself (README, Quick start). Figures are "
+            "interactive; widgets show the values they had when the notebook ran.</p>\n"
+            f'<ol start="0">\n{items}\n</ol></body></html>\n')
+
+
+def write_book(executed: dict[Path, Path], out_dir: Path) -> Path:
+    """Pages for the executed notebooks (``{source notebook: executed copy}``, in lesson order), the index and assets."""
+    chapters = [chapter(notebook, copy) for notebook, copy in executed.items()]
+    out_dir.mkdir(parents=True, exist_ok=True)
+    write_assets(out_dir / ASSETS)
+    assert (out_dir / ASSETS / PLOTLY_JS).is_file()
+    for position, chapter_ in enumerate(chapters):
+        (out_dir / chapter_.page).write_text(page_html(chapter_, navigation(chapters, position)), encoding="utf-8")
+    (out_dir / "index.html").write_text(index_html(chapters), encoding="utf-8")
+    return out_dir / "index.html"
+
+
+def build_book(out_dir: Path | None = None, only: list[str] | None = None) -> Path:
+    """Execute every notebook (or those whose name contains one of ``only``) in quick mode on the embedded model and
+    write the book; returns the index page."""
+    out_dir = Path(out_dir or notebooks_folder().parent / "build" / "book")
+    runs_dir = out_dir.parent / "book-executed"
+    executed = {}
+    for notebook in list_notebooks():
+        if only and not any(part in notebook.name for part in only):
+            continue
+        print(f"running {notebook.name} (quick mode, embedded model) ...", flush=True)
+        run = run_notebook(notebook, runs_dir, quick=True, parameters={"MODEL": "embedded"})
+        executed[notebook] = run.executed
+    if out_dir.exists():
+        shutil.rmtree(out_dir)
+    index = write_book(executed, out_dir)
+    print(f"the book: {index} ({len(executed)} notebooks); publish the folder {out_dir} as a static site", flush=True)
+    return index
