@@ -34,6 +34,7 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
 FIRST_FIGURE_TIMEOUT_MS = 420_000  # kernel start + model load: 20-90 s usually; in a fresh venv (first imports compile) with
 #   the JupyterLab and two Voila kernels starting together on 2 cores, one classroom app took over 240 s (CI, 2026-12-01)
 REDRAW_TIMEOUT_MS = 60_000
+CULL_AFTER_S = 5  # the classroom app under test shuts a closed page's kernel down after 5 idle seconds (default 120)
 #: What a page shows when widgets did not render: the loading placeholder, a Python repr, an error.
 WIDGET_FAILURE_TEXT = re.compile(r"Loading widget|VBox\(children=|IntSlider\(value=|model_id|model not found|Error displaying widget"
                                  r"|application/vnd\.jupyter\.widget-view\+json|Traceback")
@@ -165,7 +166,7 @@ def classroom(tmp_path_factory):
     _require_browser()
     port, token = _free_port(), secrets.token_hex(16)
     argv = [sys.executable, "-m", "sbert_workbook", "classroom", f"--port={port}", f"--token={token}", "--quick",
-            "--no-browser", "--model=embedded"]
+            "--no-browser", "--model=embedded", f"--cull-after={CULL_AFTER_S}"]
     home = tmp_path_factory.mktemp("voila_home")
     base = f"http://127.0.0.1:{port}"
     server = Server(argv, _server_env(home), home / "voila.log", f"{base}/?token={token}")
@@ -341,6 +342,40 @@ def test_classroom_app_serves_the_pair_explorer(page, classroom):
     assert _selected_option(picker).startswith("gold "), "the picker shows the picked pair"
     _screenshot(page, "voila_pair_explorer_picked")
     _assert_room_sees_only_the_app(page, "voila_pair_explorer_picked")
+
+
+def _kernel_processes(server: Server) -> set[int]:
+    """Process ids of the kernels the server started (its children running ipykernel)."""
+    children = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            command = (stat.parent / "cmdline").read_bytes()
+        except OSError:  # the process ended while we looked
+            continue
+        if int(fields[1]) == server.process.pid and b"ipykernel" in command:
+            children.add(int(stat.parent.name))
+    return children
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="counts kernel processes through /proc")
+def test_a_closed_classroom_page_gives_its_kernel_back(browser, classroom):
+    """Voilà starts a kernel per page load and keeps it; the app shuts a closed page's kernel down once idle."""
+    base, token, server = classroom
+    before = _kernel_processes(server)
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    page = context.new_page()
+    _open_voila_page(page, f"{base}/voila/render/pair_explorer.ipynb?token={token}")
+    _wait_for_figure(page, "body", "voila_pair_explorer_for_culling", server)
+    visitor = _kernel_processes(server) - before
+    assert len(visitor) == 1, f"expected one new kernel for the page, found {sorted(visitor)}"
+    time.sleep(CULL_AFTER_S + 2)
+    assert visitor <= _kernel_processes(server), "a kernel whose page is still open must never be culled"
+    context.close()
+    deadline = time.monotonic() + 60
+    while visitor & _kernel_processes(server) and time.monotonic() < deadline:
+        time.sleep(1)
+    assert not visitor & _kernel_processes(server), "the closed page's kernel was still running 60 s later"
 
 
 # ----------------------------------------------------------------------------- predict-then-run questions, clicked

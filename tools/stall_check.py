@@ -139,11 +139,13 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def start_classroom(port: int, token: str, log: Path) -> subprocess.Popen:
-    """The Voilà app as `./workbook classroom --quick --model embedded --no-browser` starts it, answering on ``port``."""
+def start_classroom(port: int, token: str, log: Path, cull_after_s: int) -> subprocess.Popen:
+    """The Voilà app as `./workbook classroom --quick --model embedded --no-browser` starts it, answering on ``port``
+    (a closed page's kernel goes after ``cull_after_s`` idle seconds, so the loads do not pile kernels up)."""
     from sbert_workbook.app.explorers import classroom_command
 
-    argv, env = classroom_command(port, "127.0.0.1", token, "embedded", quick=True, open_browser=False)
+    argv, env = classroom_command(port, "127.0.0.1", token, "embedded", quick=True, open_browser=False,
+                                  cull_after_s=cull_after_s)
     env = {**env, "HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"}
     server = subprocess.Popen(argv, env=env, stdout=log.open("w"), stderr=subprocess.STDOUT, start_new_session=True)
     deadline = time.monotonic() + 120
@@ -200,6 +202,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--loads", type=int, default=20, help="classroom: loads of each app (default 20)")
     parser.add_argument("--app", action="append", help="classroom: app name(s) (default: both)")
     parser.add_argument("--load-timeout", type=int, default=300, help="classroom: seconds before a load counts as stalled")
+    parser.add_argument("--cull-after", type=int, default=10, help="classroom: seconds before a closed page's kernel goes")
     parser.add_argument("--label", default="", help="what this measurement is (e.g. 'before: ipykernel 7.4.0')")
     args = parser.parse_args(argv)
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -213,7 +216,7 @@ def main(argv: list[str] | None = None) -> int:
 
     port, token = free_port(), secrets.token_hex(16)
     log = Path(tempfile.mkdtemp(prefix="sbw-stall-")) / "voila.log"
-    server = start_classroom(port, token, log)
+    server = start_classroom(port, token, log, args.cull_after)
     try:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)

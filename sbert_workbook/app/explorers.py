@@ -219,12 +219,16 @@ CLASSROOM_MODEL_ENV_VAR = "SBERT_WORKBOOK_CLASSROOM_MODEL"
 
 
 def classroom_command(port: int = 8866, ip: str = "127.0.0.1", token: str = "", model: str = "auto",
-                      quick: bool = False, open_browser: bool = True) -> tuple[list[str], dict[str, str]]:
+                      quick: bool = False, open_browser: bool = True,
+                      cull_after_s: int = 120) -> tuple[list[str], dict[str, str]]:
     """The Voilà command (argv, environment) that serves ``classroom/`` as a stand-alone app.
 
     Used by ``python -m sbert_workbook classroom`` (``./workbook classroom``). Voilà shows
     only the explorers' outputs, never the code; each visitor gets their own kernel, with the
     Hugging Face libraries' progress bars and logs off (``classroom.QUIET_LIBRARY_ENV``).
+    Voilà starts a kernel (~0.7 GB with the model) on every page load and keeps it when the page
+    closes; a kernel whose page is gone is shut down once it has been idle ``cull_after_s`` seconds
+    (kernels with an open page are never culled), so a room reloading all lesson long does not fill memory.
     """
     from sbert_workbook.app.classroom import QUIET_LIBRARY_ENV
     from sbert_workbook.data.finding import repo_root
@@ -236,11 +240,20 @@ def classroom_command(port: int = 8866, ip: str = "127.0.0.1", token: str = "", 
                                 "beside pyproject.toml. Clone the repository and run `./workbook classroom` there.")
     argv = [sys.executable, "-m", "voila", str(root / "classroom"), f"--port={port}", f"--Voila.ip={ip}",
             f"--Voila.token={token}", f"--Voila.open_browser={open_browser}", "--VoilaConfiguration.show_tracebacks=True",
-            *_unix_socket_kernel_options()]
+            *_unix_socket_kernel_options(), *kernel_culling_options(cull_after_s)]
     env = {**os.environ, **QUIET_LIBRARY_ENV, CLASSROOM_MODEL_ENV_VAR: model, "HF_HUB_DISABLE_TELEMETRY": "1"}
     if quick:
         env[QUICK_ENV_VAR] = "1"
     return argv, env
+
+
+def kernel_culling_options(cull_after_s: int) -> list[str]:
+    """jupyter_server's culler, for kernels with no open page only (``cull_connected`` stays False)."""
+    if cull_after_s <= 0:
+        raise ValueError(f"cull_after_s must be a positive number of seconds, got {cull_after_s}.")
+    return [f"--MappingKernelManager.cull_idle_timeout={cull_after_s}",
+            f"--MappingKernelManager.cull_interval={max(1, min(30, cull_after_s // 2))}",
+            "--MappingKernelManager.cull_connected=False"]
 
 
 def _unix_socket_kernel_options() -> list[str]:
