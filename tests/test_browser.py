@@ -409,7 +409,7 @@ def predict_voila(tmp_path_factory):
     root = tmp_path_factory.mktemp("predict_voila")
     nbformat.write(nbformat.from_dict(_predict_notebook()), root / PREDICT_NOTEBOOK)
     port, token = _free_port(), secrets.token_hex(16)
-    argv = [sys.executable, "-m", "voila", str(root), f"--port={port}", "--Voila.ip=127.0.0.1", f"--Voila.token={token}",
+    argv = [sys.executable, "-m", "sbert_workbook.app.voila_server", str(root), f"--port={port}", "--Voila.ip=127.0.0.1", f"--Voila.token={token}",
             "--Voila.open_browser=False", "--VoilaConfiguration.show_tracebacks=True", *_unix_socket_kernel_options()]
     home = tmp_path_factory.mktemp("predict_voila_home")
     base = f"http://127.0.0.1:{port}"

@@ -101,7 +101,7 @@ def test_embedding_explorer_needs_three_different_sentences(encoder):
 
 def test_classroom_command_serves_the_classroom_folder_with_voila():
     argv, env = explorers.classroom_command(port=9999, token="abc", model="embedded", quick=True, open_browser=False)
-    assert argv[1:3] == ["-m", "voila"] and argv[3].endswith("classroom")
+    assert argv[1:3] == ["-m", "sbert_workbook.app.voila_server"] and argv[3].endswith("classroom")
     assert {"--port=9999", "--Voila.ip=127.0.0.1", "--Voila.token=abc", "--Voila.open_browser=False"} <= set(argv)
     assert env[explorers.CLASSROOM_MODEL_ENV_VAR] == "embedded" and env["SBERT_WORKBOOK_QUICK"] == "1"
 

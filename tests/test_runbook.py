@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import nbformat
 import plotly.graph_objects as go
+import pytest
 
 from sbert_workbook.app.runbook import PLOTLY_MIME, run_notebook, with_plotly_as_html
 
@@ -58,14 +59,17 @@ def test_parameters_are_injected_after_the_parameters_cell_and_win():
 class _SocketThatMissesItsWakeUp:
     """A channel whose reply is ready but whose waits end empty, as in the stall: only a fresh look finds it."""
 
-    def __init__(self, empty_waits: int):
-        self.empty_waits, self.timeouts = empty_waits, []
+    def __init__(self, empty_waits: int, wait_for_real: bool = False):
+        self.empty_waits, self.wait_for_real, self.timeouts = empty_waits, wait_for_real, []
 
     async def get_msg(self, timeout=None):
+        import asyncio
         from queue import Empty
 
         self.timeouts.append(timeout)
         if len(self.timeouts) <= self.empty_waits:
+            if self.wait_for_real:
+                await asyncio.sleep(timeout)
             raise Empty
         return {"msg_type": "execute_reply"}
 
@@ -73,12 +77,12 @@ class _SocketThatMissesItsWakeUp:
 def test_a_reply_whose_wake_up_was_lost_is_taken_at_the_next_slice_not_at_the_timeout():
     import asyncio
 
-    from sbert_workbook.app.runbook import wait_in_slices
+    from sbert_workbook.app.kernel_replies import waiting_in_slices
 
     channel = _SocketThatMissesItsWakeUp(empty_waits=3)
-    wait_in_slices(channel, slice_s=0.01)
-    assert asyncio.run(channel.get_msg(timeout=900)) == {"msg_type": "execute_reply"}
+    assert asyncio.run(waiting_in_slices(channel.get_msg, 0.01)(timeout=900)) == {"msg_type": "execute_reply"}
     assert len(channel.timeouts) == 4 and max(channel.timeouts) <= 0.01, "each wait lasts one slice, not the 900 s"
+    assert asyncio.run(waiting_in_slices(_SocketThatMissesItsWakeUp(2).get_msg, 0.01)()) == {"msg_type": "execute_reply"}
 
 
 def test_waiting_in_slices_keeps_the_overall_timeout():
@@ -86,20 +90,21 @@ def test_waiting_in_slices_keeps_the_overall_timeout():
     import time
     from queue import Empty
 
-    import pytest
+    from sbert_workbook.app.kernel_replies import waiting_in_slices
 
-    from sbert_workbook.app.runbook import wait_in_slices
-
-    channel = _SocketThatMissesItsWakeUp(empty_waits=10**9)
-    original = channel.get_msg
-
-    async def slow_empty(timeout=None):  # a real wait lasts its timeout
-        await asyncio.sleep(timeout)
-        return await original(timeout)
-
-    channel.get_msg = slow_empty
-    wait_in_slices(channel, slice_s=0.05)
+    channel = _SocketThatMissesItsWakeUp(empty_waits=10**9, wait_for_real=True)
     started = time.monotonic()
     with pytest.raises(Empty):
-        asyncio.run(channel.get_msg(timeout=0.3))
+        asyncio.run(waiting_in_slices(channel.get_msg, 0.05)(timeout=0.3))
     assert 0.3 <= time.monotonic() - started < 0.6 and 6 <= len(channel.timeouts) <= 8
+
+
+def test_install_cuts_every_async_kernel_channel_wait_into_slices_once():
+    from jupyter_client.channels import AsyncZMQSocketChannel
+
+    from sbert_workbook.app import kernel_replies
+
+    kernel_replies.install()
+    patched = AsyncZMQSocketChannel.get_msg
+    kernel_replies.install()
+    assert AsyncZMQSocketChannel.get_msg is patched and getattr(patched, kernel_replies._MARK)

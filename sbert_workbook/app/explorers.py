@@ -238,7 +238,7 @@ def classroom_command(port: int = 8866, ip: str = "127.0.0.1", token: str = "", 
     if root is None or not (root / "classroom").is_dir():
         raise FileNotFoundError("The classroom app needs a checkout of the workbook: no classroom/ folder was found "
                                 "beside pyproject.toml. Clone the repository and run `./workbook classroom` there.")
-    argv = [sys.executable, "-m", "voila", str(root / "classroom"), f"--port={port}", f"--Voila.ip={ip}",
+    argv = [sys.executable, "-m", "sbert_workbook.app.voila_server", str(root / "classroom"), f"--port={port}", f"--Voila.ip={ip}",
             f"--Voila.token={token}", f"--Voila.open_browser={open_browser}", "--VoilaConfiguration.show_tracebacks=True",
             *_unix_socket_kernel_options(), *kernel_culling_options(cull_after_s)]
     env = {**os.environ, **QUIET_LIBRARY_ENV, CLASSROOM_MODEL_ENV_VAR: model, "HF_HUB_DISABLE_TELEMETRY": "1"}

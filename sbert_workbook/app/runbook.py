@@ -98,12 +98,13 @@ def execute(nb, folder: Path, timeout_s: int = 900, after_cell: Callable[[Scratc
     calling ``after_cell`` after each; the widgets' state is stored in ``nb.metadata.widgets``."""
     from nbclient import NotebookClient
 
+    from sbert_workbook.app import kernel_replies
+
+    kernel_replies.install()  # replies whose wake-up was lost are taken within a second (issue 21)
     with tempfile.TemporaryDirectory(prefix="sbw-kernel-") as sockets:
         client = NotebookClient(nb, timeout=timeout_s, kernel_name="python3", config=_unix_socket_kernels(sockets),
                                 resources={"metadata": {"path": str(folder)}}, store_widget_state=True)
         with client.setup_kernel():
-            for channel in (client.kc.shell_channel, client.kc.iopub_channel):
-                wait_in_slices(channel)
             reply = client.wait_for_reply(client.kc.kernel_info())
             nb.metadata["language_info"] = reply["content"]["language_info"]
             scratch = Scratch(client)
@@ -113,38 +114,6 @@ def execute(nb, folder: Path, timeout_s: int = 900, after_cell: Callable[[Scratc
                     after_cell(scratch, index, nb.cells[index])
             client.set_widgets_metadata()
     return nb
-
-
-#: How long one wait on a kernel socket lasts before the client looks at the socket afresh (see wait_in_slices).
-SOCKET_LOOK_S = 1.0
-
-
-def wait_in_slices(channel, slice_s: float = SOCKET_LOOK_S) -> None:
-    """Make ``channel.get_msg(timeout)`` wait in slices of ``slice_s`` seconds instead of one long wait.
-
-    The stall of issue 21, measured here: the kernel has sent its reply (its 'idle' status arrived on
-    iopub) and the reply sits in the client's shell socket (``zmq.EVENTS`` says POLLIN), yet the
-    client's asyncio poll never wakes; it finds the reply only when its timeout ends and pyzmq looks
-    at the socket once more, so a run waits out the whole cell timeout (900 s in the tests). Seen with
-    ipykernel 7.4.0 and 6.29.5 alike, pyzmq 27.3, jupyter_client 8.10 (``tools/stall_check.py``).
-    Ending each wait after ``slice_s`` gives that fresh look every second, so a lost wake-up costs
-    at most a second. The overall timeout is kept: ``Empty`` is raised only when it has passed.
-    """
-    from queue import Empty
-
-    original = channel.get_msg
-
-    async def get_msg(timeout: float | None = None):
-        deadline = None if timeout is None else time.monotonic() + timeout
-        while True:
-            remaining = None if deadline is None else max(0.0, deadline - time.monotonic())
-            try:
-                return await original(timeout=slice_s if remaining is None else min(slice_s, remaining))
-            except Empty:
-                if remaining is not None and remaining <= slice_s:
-                    raise
-
-    channel.get_msg = get_msg
 
 
 def cell_timing(executed) -> list[tuple[int, float, float]]:
