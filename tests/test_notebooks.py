@@ -95,7 +95,7 @@ def test_the_html_shows_every_figure(notebook, notebook_runs):
                   for output in cell.get("outputs", []))
     page = run.run.html.read_text(encoding="utf-8")
     assert page.count("Plotly.newPlot(") >= figures, f"{notebook.name}: {figures} figures, {page.count('Plotly.newPlot(')} drawn"
-    assert "cdn.plot.ly" not in page, "the page must carry plotly.js itself, not fetch it"
+    assert '<script src="https://cdn.plot.ly' not in page, "the page must carry plotly.js itself, not fetch it"
 
 
 def all_output_text(executed) -> str:

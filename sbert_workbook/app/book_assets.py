@@ -1,4 +1,5 @@
-"""The JavaScript the read-only edition's pages load from its own ``assets/`` folder, never from a CDN.
+"""The JavaScript the read-only edition's pages load from its own ``assets/`` folder, never from a CDN
+(the book is named in ``00_start_here.ipynb``).
 
 ``./workbook book`` (:mod:`sbert_workbook.app.book`) writes pages whose widgets, figures and equations
 render with no network: plotly.js comes from the installed ``plotly`` package; require.js, the Jupyter
