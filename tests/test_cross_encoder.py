@@ -5,6 +5,7 @@ import copy
 
 import numpy as np
 import pytest
+import torch
 from scipy.stats import spearmanr
 
 import sbert_workbook as sbw
@@ -47,7 +48,12 @@ def test_save_and_load_give_the_same_predictions_from_safetensors(tmp_path):
     folder = model.save(tmp_path / "cross")
     assert (folder / "model.safetensors").is_file() and not list(folder.glob("*.bin"))
     loaded = CrossEncoder.load(folder, max_length=64, device="cpu")
-    assert np.array_equal(loaded.predict(PAIRS), model.predict(PAIRS))
+    saved, restored = model.model.state_dict(), loaded.model.state_dict()
+    assert saved.keys() == restored.keys()
+    assert all(torch.equal(saved[name], restored[name]) for name in saved)  # the round trip is bit-exact
+    # Predictions from the same weights may differ in the last bits (CPU kernels need not be deterministic
+    # across calls: CI saw 1 ulp), so they are compared at float32 precision, far below any real difference.
+    np.testing.assert_allclose(loaded.predict(PAIRS), model.predict(PAIRS), rtol=1e-5, atol=1e-7)
     with pytest.raises(FileNotFoundError, match="safetensors"):
         CrossEncoder.load(tmp_path / "nothing here")
 
