@@ -108,3 +108,22 @@ def test_install_cuts_every_async_kernel_channel_wait_into_slices_once():
     patched = AsyncZMQSocketChannel.get_msg
     kernel_replies.install()
     assert AsyncZMQSocketChannel.get_msg is patched and getattr(patched, kernel_replies._MARK)
+
+
+def test_the_async_channel_is_found_in_jupyter_client_7_and_8():
+    """Colab's jupyter_client 7.4.9 has only ZMQSocketChannel, with a coroutine get_msg; 8.x adds AsyncZMQSocketChannel
+    beside a blocking ZMQSocketChannel (shapes copied from both releases' channels.py)."""
+    from types import SimpleNamespace
+
+    from sbert_workbook.app.kernel_replies import async_channel_class
+
+    class Blocking:
+        def get_msg(self, timeout=None): ...
+
+    class Async:
+        async def get_msg(self, timeout=None): ...
+
+    assert async_channel_class(SimpleNamespace(__name__="v7", ZMQSocketChannel=Async)) is Async
+    assert async_channel_class(SimpleNamespace(__name__="v8", ZMQSocketChannel=Blocking, AsyncZMQSocketChannel=Async)) is Async
+    with pytest.raises(RuntimeError, match="no asyncio kernel channel"):
+        async_channel_class(SimpleNamespace(__name__="v6", ZMQSocketChannel=Blocking))

@@ -16,6 +16,7 @@ call it. It can go when ``tools/stall_check.py`` shows no slow run without it.
 """
 from __future__ import annotations
 
+import inspect
 import time
 from collections.abc import Awaitable, Callable
 from queue import Empty
@@ -42,16 +43,32 @@ def waiting_in_slices(get_msg: Callable[..., Awaitable[Any]], slice_s: float = S
     return get_msg_in_slices
 
 
+def async_channel_class(channels):
+    """The asyncio kernel channel class of a ``jupyter_client.channels`` module, whichever its version.
+
+    jupyter_client 8 names it ``AsyncZMQSocketChannel`` (its ``ZMQSocketChannel`` is the blocking one); 7.x,
+    Colab's 7.4.9 included, has only ``ZMQSocketChannel``, whose ``get_msg`` is already a coroutine.
+    """
+    for name in ("AsyncZMQSocketChannel", "ZMQSocketChannel"):
+        channel_class = getattr(channels, name, None)
+        if channel_class is not None and inspect.iscoroutinefunction(channel_class.get_msg):
+            return channel_class
+    raise RuntimeError(f"{channels.__name__} has no asyncio kernel channel (AsyncZMQSocketChannel or an async "
+                       "ZMQSocketChannel.get_msg): this jupyter_client is not one the workbook knows; install "
+                       "jupyter_client 7.x or 8.x (constraints.txt pins the tested one).")
+
+
 def install(slice_s: float = SLICE_S) -> None:
     """Make every asyncio kernel channel of this process wait in slices (idempotent)."""
-    from jupyter_client.channels import AsyncZMQSocketChannel
+    from jupyter_client import channels
 
-    if getattr(AsyncZMQSocketChannel.get_msg, _MARK, False):
+    channel_class = async_channel_class(channels)
+    if getattr(channel_class.get_msg, _MARK, False):
         return
-    original = AsyncZMQSocketChannel.get_msg
+    original = channel_class.get_msg
 
     async def get_msg(self, timeout: float | None = None):
         return await waiting_in_slices(lambda timeout: original(self, timeout=timeout), slice_s)(timeout=timeout)
 
     setattr(get_msg, _MARK, True)
-    AsyncZMQSocketChannel.get_msg = get_msg
+    channel_class.get_msg = get_msg
