@@ -180,8 +180,11 @@ DISCUSSION = {
               "and ℓ_uniform is close to −2·2 = −4: that is the floor, up to sampling noise. Every view in the summary "
               "table lies above it; the trained mean pooling comes closest, the cone-shaped views (cls, static) far "
               "above it, because their vectors are close to each other (small distances, exp(−2‖x − y‖²) near 1).",
-    "ex02_8": "Centring removes the common direction: the mean cosine of the centred static view drops to about 0 (a "
-              "little below it, as it must for vectors whose sum is zero). So one subtraction removes the cone. The "
+    "ex02_8": "Centring removes the common direction: the mean cosine of the centred static view drops to about 0, "
+              "typically just below 0 when the norms are similar. Centring makes the raw vectors sum to zero; only for "
+              "UNIT vectors that sum to zero is the mean cosine exactly −1/(n − 1), and with unequal norms it need not "
+              "even be negative: (10, 0) and ten copies of (−1, 0) sum to zero, yet their mean cosine is +0.64 (90 "
+              "pairs of copies at +1, 20 pairs with (10, 0) at −1: 70/110). So one subtraction removes the cone. The "
               "STS-B Spearman of the centred view rises, but it stays below the trained mean pooling: the cone is not "
               "the only problem; the remaining directions are still shaped by frequency and position, which is what "
               "whitening and BERT-flow (notebook 05) go further on.",
