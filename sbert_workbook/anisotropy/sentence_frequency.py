@@ -32,18 +32,20 @@ def gaussian_dimensions(n_sentences: int, dimension: int) -> int:
     return dimension if n_sentences >= 2 * dimension else max(1, n_sentences // 2)
 
 
-def _principal_axes(x: np.ndarray, dimensions: int | None):
-    """(mean, top eigenvectors U_k as columns, their eigenvalues λ_k) of the maximum-likelihood covariance."""
+def _whitened(vectors, dimensions: int | None) -> tuple[np.ndarray, np.ndarray]:
+    """(z, λ_k): z_i = (x_i − μ) U_k Λ_k^{−1/2}, from the top ``dimensions`` principal directions of the
+    maximum-likelihood covariance (one SVD of the centred rows: Σ = Vᵀ S² V / n, so U_k = V_kᵀ, λ = s²/n)."""
+    x = _rows(vectors)
     k = x.shape[1] if dimensions is None else dimensions
     if not 1 <= k <= x.shape[1] or k >= len(x):
         raise ValueError(f"dimensions={k} must be between 1 and the vector size {x.shape[1]} and below the number of "
                          f"sentences {len(x)}; use gaussian_dimensions({len(x)}, {x.shape[1]}) to pick it.")
-    mean = x.mean(axis=0)
-    eigenvalues, eigenvectors = np.linalg.eigh(np.cov(x - mean, rowvar=False, bias=True))
-    top = np.argsort(eigenvalues)[::-1][:k]
-    if eigenvalues[top[-1]] <= 1e-12 * eigenvalues[top[0]]:
+    centred = x - x.mean(axis=0)
+    _, singular, directions = np.linalg.svd(centred, full_matrices=False)
+    variances = singular[:k] ** 2 / len(x)
+    if variances[-1] <= 1e-12 * variances[0]:
         raise ValueError(f"the covariance has fewer than {k} non-zero directions: pass fewer dimensions.")
-    return mean, eigenvectors[:, top], eigenvalues[top]
+    return centred @ directions[:k].T / np.sqrt(variances), variances
 
 
 def distance_from_mean(vectors) -> np.ndarray:
@@ -54,24 +56,24 @@ def distance_from_mean(vectors) -> np.ndarray:
 
 def whitened_distance_from_mean(vectors, dimensions: int | None = None) -> np.ndarray:
     """‖(x_i − μ) U_k Λ_k^{−1/2}‖₂: the distance from the mean after whitening to the top ``dimensions`` directions."""
-    x = _rows(vectors)
-    mean, axes, variances = _principal_axes(x, dimensions)
-    return np.linalg.norm((x - mean) @ axes / np.sqrt(variances), axis=1)
+    return np.linalg.norm(_whitened(vectors, dimensions)[0], axis=1)
+
+
+def _log_density(z: np.ndarray, variances: np.ndarray) -> np.ndarray:
+    return -0.5 * ((z ** 2).sum(axis=1) + np.log(variances).sum() + len(variances) * np.log(2 * np.pi))
 
 
 def gaussian_log_density(vectors, dimensions: int | None = None) -> np.ndarray:
     """log N(y_i; 0, Λ_k) of each sentence under a Gaussian fitted to all of them (maximum likelihood), with
-    y_i = (x_i − μ) U_k its coordinates along the top ``dimensions`` principal directions (all by default)."""
-    x = _rows(vectors)
-    mean, axes, variances = _principal_axes(x, dimensions)
-    coordinates = (x - mean) @ axes
-    return -0.5 * ((coordinates ** 2 / variances).sum(axis=1) + np.log(variances).sum() + len(variances) * np.log(2 * np.pi))
+    y_i = (x_i − μ) U_k its coordinates along the top ``dimensions`` principal directions (all by default):
+    −½ (Σ_j y_ij²/λ_j + Σ_j log λ_j + k log 2π), where y_ij²/λ_j sums to the squared whitened distance."""
+    return _log_density(*_whitened(vectors, dimensions))
 
 
 def sentence_positions(vectors, dimensions: int | None = None) -> dict[str, np.ndarray]:
     """Each sentence's distance from the mean (raw and whitened) and its Gaussian log-density (see :data:`POSITIONS`)."""
-    return dict(zip(POSITIONS, (distance_from_mean(vectors), whitened_distance_from_mean(vectors, dimensions),
-                                gaussian_log_density(vectors, dimensions))))
+    z, variances = _whitened(vectors, dimensions)
+    return dict(zip(POSITIONS, (distance_from_mean(vectors), np.linalg.norm(z, axis=1), _log_density(z, variances))))
 
 
 def spearman_table(properties: Mapping[str, np.ndarray], positions: Mapping[str, np.ndarray]) -> pd.DataFrame:
