@@ -75,7 +75,7 @@ PAPER_MAP = [
     ("BERT-flow 2011.05864", "§1 anisotropy hypothesis: the cone", "02_anisotropy", "1", ""),
     ("BERT-flow 2011.05864", "Table 1: word-embedding norm by frequency", "02_anisotropy", "4", "BERT_FLOW_TABLE1"),
     ("BERT-flow 2011.05864", "Table 1: k-NN distances, sparse rare words", "02_anisotropy", "5", "BERT_FLOW_TABLE1"),
-    ("BERT-flow 2011.05864", "§2.2 observation 2 carried to sentences (assumed there, measured here: frequency and "
+    ("BERT-flow 2011.05864", "§2, observation 2 carried to sentences (assumed there, measured here: frequency and "
      "length vs distance from the mean and Gaussian density)", "02_anisotropy", "5", ""),
     ("BERT-flow 2011.05864", "Table 5: SN and NATSV", "05_bert_flow", "4", "BERT_FLOW_TABLE5"),
     ("BERT-flow 2011.05864", "§3: change of variables, Glow, invertibility", "05_bert_flow", "6", ""),

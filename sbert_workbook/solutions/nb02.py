@@ -196,4 +196,16 @@ DISCUSSION = {
                "unranked, so the rare bucket shrinks and changes most; the top buckets change less (function words "
                "are frequent in any corpus) but pick up the topics of these data sets (people, photos, dogs). Frequency "
                "is a property of a corpus: the bucket a token falls into depends on which one you count.",
+    "ex02_11": "In our quick run with the embedded all-MiniLM-L6-v2 (its un-tuned views and its trained mean pooling), "
+               "sentences of rarer words sit further from the mean in every view: the ρ between mean log-frequency "
+               "and the raw distance is negative throughout. Whitening does not remove it: in the word_embeddings and "
+               "static views the ρ with the whitened distance is stronger than with the raw one, in cls and the "
+               "trained mean pooling weaker, most of all in mean. Whitening makes every direction count equally, so "
+               "whatever carries frequency counts as much as the rest, and under the fitted Gaussian the rare-word "
+               "sentences become the low-density ones: BERT-flow's 'sparse regions', now at the sentence level. That "
+               "need not hurt similarity: cosine after whitening compares directions, and what whitening (and the "
+               "flow) takes away is the common direction and the unequal scales that dominated the angle, not the "
+               "fact that a sentence is made of rare words. A Gaussian target does not erase frequency from the "
+               "space; it stops frequency and the cone from deciding the cosine. Check it on bert-base-uncased, "
+               "where BERT-flow's Table 1 trends hold, and compare the length columns before crediting frequency.",
 }
