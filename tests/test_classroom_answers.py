@@ -46,7 +46,8 @@ def layers(request, encoder, shared_data):
     vectors = layer_sentence_vectors(encoder, sentences)
     centred = vectors - vectors.mean(axis=1, keepdims=True)  # what embedding_figure(centre=True) draws
     shown = {centre: {"means": np.array([mean_cosine(v) for v in views]),
-                      "cloud": np.array([np.linalg.norm(uncentred_2d(v).mean(0)) for v in views])}
+                      "cloud": np.array([np.linalg.norm(uncentred_2d(v).mean(0)) for v in views]),
+                      "norm_spread": np.array([np.std(n) / np.mean(n) for n in np.linalg.norm(views, axis=2)])}
              for centre, views in ((False, vectors), (True, centred))}
     for centre in (False, True):  # the figure shows these numbers (one layer checked: figures are slow to build)
         figure = embedding_figure(vectors, len(vectors) - 1, centre)
@@ -92,6 +93,23 @@ def test_removing_the_mean_moves_the_cloud_to_the_origin_and_the_mean_cosine_jus
     means, floor = centred["means"], -1 / (layers["n"] - 1)
     assert np.all(means < 0) and np.all(means > -0.03), f"centred mean cosines {np.round(means, 4)}" + update(key)
     assert np.abs(means - floor).max() < 0.01, f"centred {np.round(means, 4)} vs -1/(n-1) = {floor:.4f}" + update(key)
+    spread = centred["norm_spread"]  # "when the norms are similar, as they are here"
+    assert spread.max() < 0.5, f"centred norms' coefficient of variation per layer {np.round(spread, 2)}" + update(key)
+
+
+def test_centring_zeroes_the_sum_but_only_unit_vectors_summing_to_zero_have_mean_cosine_minus_one_over_n_minus_1():
+    from sbert_workbook.solutions.nb02 import DISCUSSION as NB02
+
+    pentagon = np.array([[np.cos(a), np.sin(a)] for a in 2 * np.pi * np.arange(5) / 5])  # unit vectors, sum 0
+    assert np.allclose(pentagon.sum(0), 0) and np.isclose(mean_cosine(pentagon), -1 / 4)
+    lopsided = np.array([[10.0, 0.0]] + [[-1.0, 0.0]] * 10)  # sums to zero, norms 10 and 1
+    unit = lopsided / np.linalg.norm(lopsided, axis=1, keepdims=True)
+    gram = unit @ unit.T
+    by_hand = (90 * 1 + 20 * -1) / (11 * 10)  # 10·9 pairs of copies at +1, 2·10 pairs with (10, 0) at -1
+    assert np.allclose(lopsided.sum(0), 0) and np.isclose((gram.sum() - 11) / 110, by_hand)
+    assert np.isclose(mean_cosine(lopsided), by_hand) and by_hand > 0
+    for text in (DISCUSSION["embedding_explorer_2"], NB02["ex02_8"]):
+        assert f"+{by_hand:.2f}" in text, "the counter-example's mean cosine is quoted wrongly" + update("embedding_explorer_2")
 
 
 def test_the_last_layer_has_no_cone_but_its_variance_is_not_spread_evenly(layers):

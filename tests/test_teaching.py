@@ -121,3 +121,27 @@ def test_every_command_the_guide_names_exists():
     unknown = sorted({c for c in re.findall(r"\./workbook ([\w-]+)", text) if c not in script_commands}
                      | {c for c in re.findall(r"python -m sbert_workbook ([\w-]+)", text) if c not in cli_commands})
     assert not unknown, f"TEACHING.md names commands that do not exist: {unknown}"
+
+
+def test_the_protocol_summary_lists_every_published_table_a_notebook_names():
+    from sbert_workbook import published
+
+    named = set()
+    for notebook in NOTEBOOKS:
+        named |= set(re.findall(r"\b[A-Z][A-Z0-9_]*TABLE[A-Z0-9_]*\b", notebook.read_text(encoding="utf-8")))
+    expected = sorted(named & set(published.TABLES))
+    block = GUIDE.read_text(encoding="utf-8").split("<!-- generated: protocol", 1)[1].split("<!-- end generated", 1)[0]
+    listed = sorted(re.findall(r"^\| `(\w+)` \|", block, re.M))
+    assert expected and listed == expected, f"TEACHING.md's protocol table lists {listed}, the notebooks name {expected}: {FIX}"
+
+
+def test_the_equation_sheet_states_the_package_scale_and_its_temperature():
+    import inspect
+
+    from tools.teaching_facts import EQUATIONS
+
+    what, equation, dotted, *_ = next(row for row in EQUATIONS if row[0].startswith("multiple-negatives"))
+    scale = inspect.signature(teaching_guide._resolve(dotted)).parameters["scale"].default
+    stated = re.search(r"s = (\d+(?:\.\d+)?)\b.*τ = 1/s = (\d+(?:\.\d+)?)", equation)
+    assert stated and float(stated[1]) == scale and float(stated[2]) == 1 / scale, (equation, scale)
+    assert "Henderson et al. 2017" in what

@@ -261,10 +261,38 @@ def block_exercises(all_sections, times) -> str:
     return "\n".join(lines + ["", "Open questions with model answers in each module's `DISCUSSION` dict:", ""] + discussion)
 
 
+def quoted_tables() -> dict[str, list[str]]:
+    """Every ``published`` PublishedTable a notebook names (``SBERT_TABLE2``, …) or TEACHING.md's key numbers quote,
+    with where: ``{"SBERT_TABLE2": ["04", "TEACHING §3"], …}``, in ``published.TABLES`` order."""
+    published = importlib.import_module("sbert_workbook.published")
+    sources = {path.stem[:2]: path.read_text(encoding="utf-8") for path in notebooks()}
+    key_numbers = {name for name, *_ in facts.KEY_NUMBERS}
+    found = {}
+    for name in published.TABLES:
+        where = [number for number, source in sources.items() if re.search(rf"\b{name}\b", source)]
+        where += ["TEACHING §3"] if name in key_numbers else []
+        if where:
+            found[name] = where
+    return found
+
+
+def block_protocol(all_sections, times) -> str:
+    published = importlib.import_module("sbert_workbook.published")
+    protocol = importlib.import_module("sbert_workbook.published.protocol")
+    columns = ["split", "aggregation", "fitted on the test sentences", "chosen on labelled dev data", "seeds", "epochs"]
+    lines = [_row("published.py", "paper, table", "quoted in", *columns), "|" + "---|" * (len(columns) + 3)]
+    for name, where in quoted_tables().items():
+        table = published.TABLES[name]
+        choices = protocol.protocol_choices(table)
+        lines.append(_row(f"`{name}`", f"{table.paper.split(',')[0]}, {table.table}", ", ".join(where),
+                          *(choices[c] for c in columns)))
+    return "\n".join(lines)
+
+
 BLOCKS = {"rule": block_rule, "measured": block_measured, "path-90": block_path, "sessions": block_sessions,
           "sections": block_sections,
           "equations": block_equations, "key-numbers": block_numbers, "paper-map": block_papers,
-          "exercises": block_exercises}
+          "exercises": block_exercises, "protocol": block_protocol}
 
 
 def render(text: str) -> str:

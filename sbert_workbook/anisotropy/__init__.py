@@ -2,5 +2,6 @@
 
 ``metrics`` measures the space (mean random-pair cosine, principal variance, k-NN distances by
 frequency bucket, alignment and uniformity), ``word_frequency`` ranks WordPiece tokens by how often
-they occur, ``plots`` draws the figures. Reads embeddings from ``encoding``; writes nothing.
+they occur, ``sentence_frequency`` asks whether a sentence's word frequency decides where its vector sits
+(distance from the mean, raw and whitened, and density under a Gaussian fit), ``plots`` draws the figures. Reads embeddings from ``encoding``; writes nothing.
 """

@@ -10,6 +10,8 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+from scipy.stats import spearmanr
 
 from sbert_workbook.anisotropy.metrics import BERT_FLOW_SOURCE
 
@@ -139,6 +141,33 @@ def alignment_uniformity_figure(table: pd.DataFrame, title: str = "Alignment and
                                text=[str(i) for i in table.index], textposition="top center", marker=dict(size=12)))
     figure.update_layout(title=title, xaxis_title="ℓ_uniform (more negative = more uniform)",
                       yaxis_title="ℓ_align (smaller = positives closer)")
+    return figure
+
+
+def sentence_position_figure(values: np.ndarray, positions: Mapping[str, np.ndarray], value_name: str,
+                             hover: Sequence[str] | None = None, title: str = "Where sentences sit") -> go.Figure:
+    """One panel per position (02 §5): every sentence's ``values`` (x) against that position (y), the binned means as a
+    line, and Spearman's ρ in the panel's title (sentences with a NaN left out)."""
+    x = np.asarray(values, dtype=np.float64)
+    wrong = {name: len(y) for name, y in positions.items() if len(y) != len(x)}
+    if wrong:
+        raise ValueError(f"{len(x)} values but positions of other lengths {wrong}: give one of each per sentence.")
+    names = list(positions)
+    rhos = []
+    for name in names:
+        known = np.isfinite(x) & np.isfinite(np.asarray(positions[name], dtype=np.float64))
+        rhos.append(spearmanr(x[known], np.asarray(positions[name], dtype=np.float64)[known]).statistic)
+    figure = make_subplots(rows=1, cols=len(names), subplot_titles=[f"{n} (ρ = {r:+.2f})" for n, r in zip(names, rhos)])
+    for column, name in enumerate(names, 1):
+        y = np.asarray(positions[name], dtype=np.float64)
+        figure.add_trace(go.Scatter(x=x, y=y, mode="markers", text=hover, name=name, marker=dict(size=4, opacity=0.5),
+                                    showlegend=False), row=1, col=column)
+        centres, means = binned_means(x, y, bins=12)
+        figure.add_trace(go.Scatter(x=centres, y=means, mode="lines", name="binned mean", line=dict(color="black"),
+                                    showlegend=column == 1), row=1, col=column)
+        figure.update_xaxes(title_text=value_name, row=1, col=column)
+        figure.update_yaxes(title_text=name, row=1, col=column)
+    figure.update_layout(title=title)
     return figure
 
 

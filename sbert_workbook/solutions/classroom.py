@@ -69,13 +69,16 @@ DISCUSSION = {
         "mean cosine drops to just below 0 at every layer. Why one vector is enough: the mean cosine of unit "
         "vectors is almost exactly the squared length of their average (02 §1: the double sum collapses to "
         "||sum of unit vectors||^2 - n), so a cone is nothing but a large shared component, and subtracting the "
-        "mean removes it. What is left averages to zero by construction, so the mean cosine cannot stay high; it "
-        "lands just under 0 (near -1/(n - 1) for n sentences, the value for vectors that sum to zero), not at a "
-        "value that needed training. Draw out what centring does not do: it does not change how the sentences are "
-        "arranged around their centre, only where the origin is; whether the cosines then mean something is a "
-        "separate question (05 §3 standard normalisation, 05 §5 whitening, which also rescales the directions). "
-        "Online, bert-base-uncased shows the same switch effect, with a cone that persists at the last layer: "
-        "that is why SN and whitening help raw BERT (BERT-flow Table 5 and Su et al., quoted in 05)."),
+        "mean removes it. What is left sums to zero by construction, so the mean cosine cannot stay high; it "
+        "lands typically just below 0 when the norms are similar, as they are here: for UNIT vectors that sum to "
+        "zero it would be exactly -1/(n - 1) for n sentences, and the centred sentences land near that value. "
+        "Centring zeroes the raw sum, not the sum of the directions, so with very unequal norms the mean cosine "
+        "need not be negative at all ((10, 0) and ten copies of (-1, 0) sum to zero, yet their mean cosine is "
+        "+0.64). None of this needed training. Draw out what centring does not do: it does not change how the "
+        "sentences are arranged around their centre, only where the origin is; whether the cosines then mean "
+        "something is a separate question (05 §3 standard normalisation, 05 §5 whitening, which also rescales the "
+        "directions). Online, bert-base-uncased shows the same switch effect, with a cone that persists at the last "
+        "layer: that is why SN and whitening help raw BERT (BERT-flow Table 5 and Su et al., quoted in 05)."),
     "embedding_explorer_3": (
         "What the room sees: at the last layer the mean cosine of different sentences is near 0 and the cloud sits "
         "around the origin even with the switch off, so by the cone measure it is close to isotropic. It is not "
@@ -85,7 +88,9 @@ DISCUSSION = {
         "objective with in-batch negatives, which pulls each sentence towards its pair and pushes it away from the "
         "other sentences in the batch, the 'uniformity' of Wang and Isola (02 §7); that removes the shared offset "
         "of the pooled output. The leftover unevenness is content: topics and sentence types are not spread "
-        "uniformly, and an embedding that is useful must keep them. Only the pooled last layer was shaped; layers "
-        "1 to 5 still form a cone. Online, bert-base-uncased's last layer is the anisotropic one (BERT-flow's "
-        "starting point): 04 trains it with SBERT's objectives, 05 calibrates it without labels."),
+        "uniformly, and an embedding that is useful must keep them. Training fine-tuned the weights of every "
+        "layer, but the loss constrained only the pooled output of the last layer: nothing asked the outputs of "
+        "layers 1 to 5 to spread sentences apart, and they still form a cone. Online, bert-base-uncased's last "
+        "layer is the anisotropic one (BERT-flow's starting point): 04 trains it with SBERT's objectives, 05 "
+        "calibrates it without labels."),
 }

@@ -180,8 +180,11 @@ DISCUSSION = {
               "and ℓ_uniform is close to −2·2 = −4: that is the floor, up to sampling noise. Every view in the summary "
               "table lies above it; the trained mean pooling comes closest, the cone-shaped views (cls, static) far "
               "above it, because their vectors are close to each other (small distances, exp(−2‖x − y‖²) near 1).",
-    "ex02_8": "Centring removes the common direction: the mean cosine of the centred static view drops to about 0 (a "
-              "little below it, as it must for vectors whose sum is zero). So one subtraction removes the cone. The "
+    "ex02_8": "Centring removes the common direction: the mean cosine of the centred static view drops to about 0, "
+              "typically just below 0 when the norms are similar. Centring makes the raw vectors sum to zero; only for "
+              "UNIT vectors that sum to zero is the mean cosine exactly −1/(n − 1), and with unequal norms it need not "
+              "even be negative: (10, 0) and ten copies of (−1, 0) sum to zero, yet their mean cosine is +0.64 (90 "
+              "pairs of copies at +1, 20 pairs with (10, 0) at −1: 70/110). So one subtraction removes the cone. The "
               "STS-B Spearman of the centred view rises, but it stays below the trained mean pooling: the cone is not "
               "the only problem; the remaining directions are still shaped by frequency and position, which is what "
               "whitening and BERT-flow (notebook 05) go further on.",
@@ -193,4 +196,16 @@ DISCUSSION = {
                "unranked, so the rare bucket shrinks and changes most; the top buckets change less (function words "
                "are frequent in any corpus) but pick up the topics of these data sets (people, photos, dogs). Frequency "
                "is a property of a corpus: the bucket a token falls into depends on which one you count.",
+    "ex02_11": "In our quick run with the embedded all-MiniLM-L6-v2 (its un-tuned views and its trained mean pooling), "
+               "sentences of rarer words sit further from the mean in every view: the ρ between mean log-frequency "
+               "and the raw distance is negative throughout. Whitening does not remove it: in the word_embeddings and "
+               "static views the ρ with the whitened distance is stronger than with the raw one, in cls and the "
+               "trained mean pooling weaker, most of all in mean. Whitening makes every direction count equally, so "
+               "whatever carries frequency counts as much as the rest, and under the fitted Gaussian the rare-word "
+               "sentences become the low-density ones: BERT-flow's 'sparse regions', now at the sentence level. That "
+               "need not hurt similarity: cosine after whitening compares directions, and what whitening (and the "
+               "flow) takes away is the common direction and the unequal scales that dominated the angle, not the "
+               "fact that a sentence is made of rare words. A Gaussian target does not erase frequency from the "
+               "space; it stops frequency and the cone from deciding the cosine. Check it on bert-base-uncased, "
+               "where BERT-flow's Table 1 trends hold, and compare the length columns before crediting frequency.",
 }
