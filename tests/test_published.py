@@ -240,7 +240,8 @@ def test_bert_flow_flow_as_the_paper_states_it_and_as_the_code_defaults():
     paper, code = pub.BERT_FLOW_PAPER_FLOW.settings, pub.BERT_FLOW_CODE_FLOW.settings
     assert (paper["levels"], paper["depth"], paper["coupling width"], paper["coupling"]) == (2, 3, 32, "additive")
     assert (code["levels"], code["depth"], code["coupling width"], code["coupling"]) == (3, 3, 32, "additive")
-    assert "0.15 epoch" in paper["NLI flows"] and "2e-5" in paper["NLI flows"] and "1 epoch" in paper["target flows"]
+    assert (paper["NLI flow epochs"], paper["NLI flow learning rate"]) == (0.15, 2e-5)
+    assert (paper["target flow epochs"], paper["target flow learning rate"]) == (1, 1e-3)
     assert "1×1 convolution" in paper["permutation"] and "Table 7" in pub.BERT_FLOW_PAPER_FLOW.source("levels")
     assert "config_l3_d3_w32" in pub.BERT_FLOW_CODE_FLOW.where["levels"]
 

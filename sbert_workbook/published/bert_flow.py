@@ -145,11 +145,13 @@ BERT_FLOW_TABLE8 = PublishedTable(
 BERT_FLOW_PAPER_FLOW = PublishedRecipe(BERT_FLOW, "the flow of the paper's experiments", settings={
     "levels": 2, "depth": 3, "coupling width": 32, "coupling": "additive", "coupling network": "3-layer CNN with a "
     "residual connection", "permutation": "random (Glow simplified: no invertible 1×1 convolution)",
-    "target flows": "1 epoch, Adam, lr 1e-3, on the target set's train + dev + test sentences",
-    "NLI flows": "0.15 epoch, lr 2e-5, on SNLI + MNLI sentences"}, where={
+    "optimizer": "Adam", "target flow epochs": 1, "target flow learning rate": 1e-3,
+    "target flow sentences": "the target set's train + dev + test sentences, labels unused",
+    "NLI flow epochs": 0.15, "NLI flow learning rate": 2e-5, "NLI flow sentences": "SNLI + MNLI sentences"}, where={
     "levels": "Table 7", "depth": "Table 7", "coupling width": "Table 7", "coupling": "Table 7; §3.2",
-    "coupling network": "Table 7", "permutation": "§3.2 (BERT-flow's simplification of Glow)",
-    "target flows": "§4.1", "NLI flows": "Appendix B"})
+    "coupling network": "Table 7", "permutation": "§3.2 (BERT-flow's simplification of Glow)", "optimizer": "§4.1",
+    "target flow epochs": "§4.1", "target flow learning rate": "§4.1", "target flow sentences": "§4.1",
+    "NLI flow epochs": "Appendix B", "NLI flow learning rate": "Appendix B", "NLI flow sentences": "§4.1"})
 BERT_FLOW_CODE_FLOW = PublishedRecipe(BERT_FLOW, "the released code's defaults (github.com/bohanli/BERT-flow)", settings={
     "levels": 3, "depth": 3, "coupling width": 32, "coupling": "additive", "permutation": "on (random)",
     "flow learning rate": 1e-3}, where={

@@ -6,9 +6,9 @@ import torch
 
 from sbert_workbook.calibration.change_of_variables import cubic_map, standard_normal_pdf
 from sbert_workbook.exercises import solution
-from sbert_workbook.published.bert_flow import BERT_FLOW_TABLE2
+from sbert_workbook.published.bert_flow import BERT_FLOW_TABLE2, BERT_FLOW_TABLE8
 from sbert_workbook.published.comparisons import MULTI_SUBSET_SETS, sets_where_higher
-from sbert_workbook.published.simcse import SIMCSE_TABLE_C1
+from sbert_workbook.published.simcse import SIMCSE_TABLE_B3, SIMCSE_TABLE_C1
 
 
 def _at_one():
@@ -116,12 +116,38 @@ def _ex05_1_answer() -> str:
     )
 
 
+def _ex05_isotropy_answer() -> str:
+    """The model answer to section 12.1's question; the published figures read from SimCSE C.1 and B.3 (never typed)."""
+    c1, b3 = SIMCSE_TABLE_C1, SIMCSE_TABLE_B3
+    spread_row, spread = BERT_FLOW_TABLE8.largest_spread()
+
+    def gap(table, first, second):
+        difference = table.value(first, "avg") - table.value(second, "avg")
+        return f"{difference:+.2f}" + (" (a tie: under BERT-flow's seed spread" if abs(difference) < spread else " (beyond "
+                                        "BERT-flow's seed spread") + f" ±{spread:.2f})"
+
+    return (
+        "Invertibility keeps information, but information is not what cosine was missing: raw BERT already holds it. "
+        "What the helpful maps share is isotropy: they centre the cloud and equalise its directions, so the few "
+        "directions that frequency and length dominate stop deciding every cosine. Whitening does it with one affine map; "
+        "against the flow in the published re-runs, whitening minus flow, average over the seven sets, is "
+        f"{gap(c1, 'BERT-whitening (NLI)', 'BERT-flow (NLI)')} fitted on NLI under 'all' ({c1.table}), "
+        f"{gap(b3, 'BERT-base + whitening (target)', 'BERT-base + flow (target)')} fitted on the target under 'wmean' "
+        f"({b3.table}). Whitening to k < d and NATSV go further and throw directions away, the low-variance ones that "
+        "whitening would otherwise blow up to variance 1 (noise weighed like content) or the top ones that carry "
+        "frequency; if they tie with or beat full whitening and the flow in your rows, the lost information was not "
+        "helping the cosine. The flow's extra likelihood (section 12's table) buys little STS for the same reason: a "
+        "better density model is not a better similarity. Isotropy, not invertibility, does the work here."
+    )
+
+
 DISCUSSION = {
     "ex05_snmean": "With SN fitted on the NLI sentences and applied to STS-B, the mean cosine of STS-B pairs falls a long "
                    "way towards 0 but usually not as far as with target fitting: the common direction (the cone's axis) "
                    "is shared by any English sentences, so the NLI mean removes most of it; what is left is the part of "
                    "the mean that depends on STS-B's own topics and lengths.",
     "ex05_1": _ex05_1_answer(),
+    "ex05_isotropy": _ex05_isotropy_answer(),
     "ex05_2": "Spearman rises as k grows from a handful of dimensions, peaks and then falls or flattens: the last "
               "directions have tiny variance, and whitening rescales them to variance 1, so noise weighs as much as "
               "content. The best k is well below the full dimension (Su et al. report k = 256 of 768 for BERT-base); "
