@@ -79,3 +79,15 @@ def test_mean_log_frequency_ranks_common_words_above_rare_ones():
     assert common > rare
     with pytest.raises(ValueError, match="no words"):
         family.mean_log_frequency(["..."])
+
+
+def test_family_figure_draws_each_view_in_both_panels():
+    import pandas as pd
+
+    from sbert_workbook.calibration import plots
+
+    rows = pd.DataFrame({"view": ["a", "a", "b", "b"], "map": ["raw", "SN", "raw", "SN"],
+                         "held-out log-likelihood (nats/dim)": [-1.0, 0.5, -2.0, 0.1], "STS avg": [50.0, 60.0, 40.0, 45.0]})
+    figure = plots.family_figure(rows)
+    assert [trace.name for trace in figure.data] == ["a", "a", "b", "b"]
+    assert list(figure.data[2].y) == [-2.0, 0.1] and list(figure.data[3].y) == [40.0, 45.0]
