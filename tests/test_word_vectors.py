@@ -67,7 +67,12 @@ def test_the_fixes_table_starts_from_the_table1_glove_row(shared_data):
     from sbert_workbook.evaluation.baselines import glove_row
 
     table = wv.word_vector_fixes_table(gl.load_glove(), ("stsb", "sickr"), limit=30, d_values=(1,), data_dir=shared_data)
-    assert list(table.index) == ["avg GloVe", "SIF weights only", "remove 1st PC only", "SIF (weights + remove 1st PC)",
+    assert list(table.index) == ["avg GloVe", wv.STOP_WORDS_ROW, "SIF weights only", "remove 1st PC only", "SIF (weights + remove 1st PC)",
                                  "all-but-the-top (D=1)"]
     np.testing.assert_allclose(table.loc["avg GloVe"], glove_row(("stsb", "sickr"), limit=30, data_dir=shared_data))
     assert "stsb 30" in table.attrs["provenance"]["pairs"]
+    from sbert_workbook.evaluation.sts import evaluate_sts
+
+    dropped = evaluate_sts(gl.GloveEncoder(gl.load_glove(), drop_stop_words=True), ("stsb", "sickr"), limit=30,
+                           data_dir=shared_data)["spearman"]
+    np.testing.assert_allclose(table.loc[wv.STOP_WORDS_ROW], dropped)

@@ -194,3 +194,19 @@ class LiveCurve:
             with self.output:
                 self.output.clear_output(wait=True)
                 display(log_likelihood_figure({self.name: self.values}))
+
+
+def family_figure(rows, likelihood: str = "held-out log-likelihood (nats/dim)", sts: str = "STS avg") -> go.Figure:
+    """§12's one family: per view, the maps in order (raw → SN → whitening → flow), held-out log-likelihood and STS side by side.
+
+    ``rows`` is a DataFrame with columns ``view``, ``map``, ``likelihood`` and ``sts``, one row per (view, map).
+    """
+    figure = make_subplots(rows=1, cols=2, subplot_titles=[likelihood, sts])
+    for number, (view, part) in enumerate(rows.groupby("view", sort=False)):
+        colour = {"color": f"hsl({(number * 67) % 360}, 60%, 45%)"}
+        for col, column in enumerate((likelihood, sts), start=1):
+            figure.add_trace(go.Scatter(x=list(part["map"]), y=list(part[column]), mode="lines+markers", name=view,
+                                        legendgroup=view, showlegend=col == 1, line=colour), row=1, col=col)
+    figure.update_layout(title="One family: each map makes the embeddings more Gaussian; does STS follow?")
+    figure.update_xaxes(title_text="map fitted on NLI sentences")
+    return figure

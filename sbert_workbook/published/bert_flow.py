@@ -6,7 +6,7 @@ the paper names BERT's size but never a checkpoint's casing: both are marked inf
 """
 from __future__ import annotations
 
-from sbert_workbook.published.table import ALL, BERT_FLOW, WMEAN, PublishedTable, inferred, same
+from sbert_workbook.published.table import ALL, BERT_FLOW, WMEAN, PublishedRecipe, PublishedTable, inferred, same
 
 _BUCKETS = ("[0, 100)", "[100, 500)", "[500, 5K)", "[5K, ...)")
 #: BERT-flow Table 1: BERT's input word embeddings by frequency rank ("counted based on Wikipedia dump").
@@ -139,3 +139,23 @@ BERT_FLOW_TABLE8 = PublishedTable(
            "Appendix C: 'the variance of NLI finetuning is not negligible', yet the flow 'consistently leads to "
            "improvement'"),
 )
+
+#: The flow as the paper describes it and as it ran (``05`` §6.4). The paper's Table 7 lists the architecture;
+#: Appendix B the NLI flows' shorter fit; the released code (bohanli/BERT-flow) defaults to a larger flow.
+BERT_FLOW_PAPER_FLOW = PublishedRecipe(BERT_FLOW, "the flow of the paper's experiments", settings={
+    "levels": 2, "depth": 3, "coupling width": 32, "coupling": "additive", "coupling network": "3-layer CNN with a "
+    "residual connection", "permutation": "random (Glow simplified: no invertible 1×1 convolution)",
+    "optimizer": "Adam", "target flow epochs": 1, "target flow learning rate": 1e-3,
+    "target flow sentences": "the target set's train + dev + test sentences, labels unused",
+    "NLI flow epochs": 0.15, "NLI flow learning rate": 2e-5, "NLI flow sentences": "SNLI + MNLI sentences"}, where={
+    "levels": "Table 7", "depth": "Table 7", "coupling width": "Table 7", "coupling": "Table 7; §3.2",
+    "coupling network": "Table 7", "permutation": "§3.2 (BERT-flow's simplification of Glow)", "optimizer": "§4.1",
+    "target flow epochs": "§4.1", "target flow learning rate": "§4.1", "target flow sentences": "§4.1",
+    "NLI flow epochs": "Appendix B", "NLI flow learning rate": "Appendix B", "NLI flow sentences": "§4.1"})
+BERT_FLOW_CODE_FLOW = PublishedRecipe(BERT_FLOW, "the released code's defaults (github.com/bohanli/BERT-flow)", settings={
+    "levels": 3, "depth": 3, "coupling width": 32, "coupling": "additive", "permutation": "on (random)",
+    "flow learning rate": 1e-3}, where={
+    "levels": "run_siamese.py: flow_model_config='config_l3_d3_w32'; flow/config/config_l3_d3_w32.json n_levels 3",
+    "depth": "flow/config/config_l3_d3_w32.json: depth 3", "coupling width": "config_l3_d3_w32.json: coupling_width 32",
+    "coupling": "config_l3_d3_w32.json: coupling 'additive'", "permutation": "config_l3_d3_w32.json: permutation true",
+    "flow learning rate": "run_siamese.py: flow_learning_rate default 1e-3; the README's commands pass 1e-3"})

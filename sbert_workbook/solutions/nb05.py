@@ -6,6 +6,9 @@ import torch
 
 from sbert_workbook.calibration.change_of_variables import cubic_map, standard_normal_pdf
 from sbert_workbook.exercises import solution
+from sbert_workbook.published.bert_flow import BERT_FLOW_TABLE2, BERT_FLOW_TABLE8
+from sbert_workbook.published.comparisons import MULTI_SUBSET_SETS, sets_where_higher
+from sbert_workbook.published.simcse import SIMCSE_TABLE_B3, SIMCSE_TABLE_C1
 
 
 def _at_one():
@@ -93,15 +96,58 @@ def ex05_edit():
     return 2
 
 
+def _ex05_1_answer() -> str:
+    """The model answer to ex05_1, its published figures read from BERT-flow Table 2 (never typed)."""
+    t2, c1 = BERT_FLOW_TABLE2, SIMCSE_TABLE_C1
+    nli, target, last2 = "BERT-base-flow (NLI)", "BERT-base-flow (target)", "BERT-base-last2avg"
+    return (
+        "Most of the gain of the flow on the untrained views survives NLI fitting, because most of what it fixes (the "
+        "offset cone, a few dominant directions) is common to any English sentences; part is lost, because the target "
+        "fit also adapts to the set's vocabulary and sentence lengths. Whether target > NLI > no flow holds depends on "
+        f"the set and the protocol. In BERT-flow's {t2.table} (BERT-base, 'wmean'), on STS-B the NLI flow scores "
+        f"{t2.value(nli, 'stsb'):.2f}, below the same pooling without a flow ({last2}: {t2.value(last2, 'stsb'):.2f}; the "
+        f"paper marks it ↓), while the target flow reaches {t2.value(target, 'stsb'):.2f}; on SICK-R the order flips: "
+        f"NLI {t2.value(nli, 'sickr'):.2f} above target {t2.value(target, 'sickr'):.2f}. On the {len(MULTI_SUBSET_SETS)} "
+        f"multi-subset sets (STS12-16) the target flow beats the NLI flow on {len(sets_where_higher(t2, target, nli))} under "
+        f"'wmean' ({t2.table}) but on {len(sets_where_higher(c1, 'BERT-flow (target)', 'BERT-flow (NLI)'))} under "
+        f"SimCSE's 'all' ({c1.table}, section 7). "
+        "Compare your own rows set by set, and call a difference smaller than the seed spread a tie. On the trained "
+        "mean pooling the difference is small either way."
+    )
+
+
+def _ex05_isotropy_answer() -> str:
+    """The model answer to section 12.1's question; the published figures read from SimCSE C.1 and B.3 (never typed)."""
+    c1, b3 = SIMCSE_TABLE_C1, SIMCSE_TABLE_B3
+    spread_row, spread = BERT_FLOW_TABLE8.largest_spread()
+
+    def gap(table, first, second):
+        difference = table.value(first, "avg") - table.value(second, "avg")
+        return f"{difference:+.2f}" + (" (a tie: under BERT-flow's seed spread" if abs(difference) < spread else " (beyond "
+                                        "BERT-flow's seed spread") + f" ±{spread:.2f})"
+
+    return (
+        "Invertibility keeps information, but information is not what cosine was missing: raw BERT already holds it. "
+        "What the helpful maps share is isotropy: they centre the cloud and equalise its directions, so the few "
+        "directions that frequency and length dominate stop deciding every cosine. Whitening does it with one affine map; "
+        "against the flow in the published re-runs, whitening minus flow, average over the seven sets, is "
+        f"{gap(c1, 'BERT-whitening (NLI)', 'BERT-flow (NLI)')} fitted on NLI under 'all' ({c1.table}), "
+        f"{gap(b3, 'BERT-base + whitening (target)', 'BERT-base + flow (target)')} fitted on the target under 'wmean' "
+        f"({b3.table}). Whitening to k < d and NATSV go further and throw directions away, the low-variance ones that "
+        "whitening would otherwise blow up to variance 1 (noise weighed like content) or the top ones that carry "
+        "frequency; if they tie with or beat full whitening and the flow in your rows, the lost information was not "
+        "helping the cosine. The flow's extra likelihood (section 12's table) buys little STS for the same reason: a "
+        "better density model is not a better similarity. Isotropy, not invertibility, does the work here."
+    )
+
+
 DISCUSSION = {
     "ex05_snmean": "With SN fitted on the NLI sentences and applied to STS-B, the mean cosine of STS-B pairs falls a long "
                    "way towards 0 but usually not as far as with target fitting: the common direction (the cone's axis) "
                    "is shared by any English sentences, so the NLI mean removes most of it; what is left is the part of "
                    "the mean that depends on STS-B's own topics and lengths.",
-    "ex05_1": "Most of the gain of the flow on the untrained views survives NLI fitting, because most of what it fixes (the "
-              "offset cone, a few dominant directions) is common to any English sentences; part is lost, because "
-              "the target fit also adapts to STS-B's vocabulary and sentence lengths. BERT-flow's Table 2 reports the "
-              "same order: target > NLI > raw. On the trained mean pooling the difference is small either way.",
+    "ex05_1": _ex05_1_answer(),
+    "ex05_isotropy": _ex05_isotropy_answer(),
     "ex05_2": "Spearman rises as k grows from a handful of dimensions, peaks and then falls or flattens: the last "
               "directions have tiny variance, and whitening rescales them to variance 1, so noise weighs as much as "
               "content. The best k is well below the full dimension (Su et al. report k = 256 of 768 for BERT-base); "

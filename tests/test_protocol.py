@@ -1,0 +1,56 @@
+"""The protocol measures of calibration/protocol.py against scipy, on hand-made pairs."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+import torch
+from scipy.stats import spearmanr
+
+from sbert_workbook.calibration import calibrators as cal
+from sbert_workbook.calibration import protocol
+from sbert_workbook.data.records import StsData
+
+
+@pytest.fixture
+def two_subsets():
+    generator = np.random.default_rng(0)
+    sentences = [f"s{i}" for i in range(24)]
+    vectors = {s: torch.as_tensor(generator.normal(size=4) + 2.0) for s in sentences}
+    data = StsData("toy", "test", sentences[:12], sentences[12:], generator.uniform(0, 5, 12), ["a"] * 8 + ["b"] * 4)
+    return data, (lambda batch: torch.stack([vectors[s] for s in batch]))
+
+
+def test_all_and_wmean_by_hand(two_subsets):
+    data, embed = two_subsets
+    u, v = embed(data.sentences1).numpy(), embed(data.sentences2).numpy()
+    cosine = (u * v).sum(1) / np.linalg.norm(u, axis=1) / np.linalg.norm(v, axis=1)
+    pooled = 100 * spearmanr(cosine, data.scores).statistic
+    weighted = 100 * (8 * spearmanr(cosine[:8], data.scores[:8]).statistic
+                      + 4 * spearmanr(cosine[8:], data.scores[8:]).statistic) / 12
+    gap = protocol.aggregation_gap(embed, {"toy": data}, lambda name: None)
+    assert gap["toy"] == pytest.approx(pooled - weighted, abs=1e-9)
+
+
+def test_a_calibrator_per_set_is_applied(two_subsets):
+    data, embed = two_subsets
+    sn = cal.StandardNormalization().fit(embed(data.sentences1 + data.sentences2))
+    scores = protocol.seven_set_scores(embed, {"toy": data}, lambda name: sn)
+    u, v = (sn.transform(embed(s)).numpy() for s in (data.sentences1, data.sentences2))
+    cosine = (u * v).sum(1) / np.linalg.norm(u, axis=1) / np.linalg.norm(v, axis=1)
+    assert scores["toy"] == pytest.approx(100 * spearmanr(cosine, data.scores).statistic, abs=1e-6)
+
+
+def test_wmean_is_undefined_on_a_subset_of_two_pairs(two_subsets):
+    data, embed = two_subsets
+    data.subsets = ["a"] * 10 + ["b"] * 2
+    assert not protocol.wmean_is_defined(data)
+    assert math.isnan(protocol.seven_set_scores(embed, {"toy": data}, lambda name: None, "wmean")["toy"])
+
+
+def test_tie_or_gap():
+    assert protocol.tie_or_gap(1.2, 1.76) == "tie" and protocol.tie_or_gap(-2.5, 1.76) == "-2.50"
+    assert protocol.tie_or_gap(float("nan"), 1.0) == "n/a"
+    with pytest.raises(ValueError, match="positive"):
+        protocol.tie_or_gap(1.0, 0.0)
