@@ -27,8 +27,13 @@ STANDIN_PARAMETERS = {
     "02_anisotropy": {"N_PER_DATASET": 40, "STSB_PAIRS": 100},
     "03_pooling_and_sts": {"QUICK_PAIRS": 16},
     "05_bert_flow": {"PAIRS_PER_SET": 16, "NLI_PAIRS": 40},
-    "04_siamese_finetuning": {"NLI_STEPS": 4, "STSB_STEPS": 4, "ABLATION_STEPS": 2, "CROSS_STEPS": 2, "STS_LIMIT": 16,
-                              "DEV_PAIRS": 16},
+    # 04: bert-base training steps dominate (~30 of batch 16 before), so batches of 4 pairs and fewer steps; three
+    # ablation variants (mean and max pooling, then (u, v): both tables get rows) of one step, one more seed for §6.1,
+    # no resumable checkpoints in §5 (~1.3 GB each with bert-base; §7 still writes and resumes them), §1.2 timed on 4
+    # and 8 sentences.
+    "04_siamese_finetuning": {"BATCH_SIZE": 4, "NLI_STEPS": 2, "STSB_STEPS": 2, "ABLATION_STEPS": 1, "ABLATION_VARIANTS": 3,
+                              "SEED_RUNS": 2, "SAVE_CHECKPOINTS": False, "CROSS_STEPS": 2, "COST_SIZES": (4, 8),
+                              "STS_LIMIT": 16, "DEV_PAIRS": 16},
 }
 
 SOLUTION_LINE = re.compile(r'^(\w+) = solution_or\("(ex\d\d_\w+)", \1\)$')

@@ -14,6 +14,7 @@ import plotly.graph_objects as go
 from tqdm.auto import tqdm
 
 from sbert_workbook.evaluation.provenance import inherit_provenance
+from sbert_workbook.evaluation.sts import evaluate_sts_data
 from sbert_workbook.published import SBERT_TABLE6, SBERT_TABLE6_CONCATENATIONS
 from sbert_workbook.training.fitting import TrainingConfig, fit
 
@@ -31,20 +32,29 @@ def concatenation_label(parts) -> str:
     return "(" + ", ".join(parts) + ")"
 
 
+def dev_spearman(model, dev) -> float:
+    """Spearman × 100 of the cosine of ``model``'s pooled vectors on ``dev`` (STS-B dev), as ``fit`` scores it."""
+    score = evaluate_sts_data(lambda s: model.encoder().encode(s, pooling=model.pooling, batch_size=64), dev)["spearman_cosine"]
+    model.train()  # encoder() switched the transformer to eval mode
+    return score
+
+
 def run_ablation(make_model: Callable[[str, tuple], object], variants: list[tuple[str, tuple]], examples, dev,
                  config: TrainingConfig, output_root) -> pd.DataFrame:
     """Train one model per (pooling, concatenation) variant with the softmax objective; dev Spearman of each.
 
-    ``make_model(pooling, parts)`` must return a fresh model with its classifier attached. A bar
-    counts the variants and, after the first, estimates the time left (each ``fit`` may be quiet).
+    ``make_model(pooling, parts)`` must return a fresh model with its classifier attached. Each
+    variant is scored once, after its last step: ``fit`` gets no dev set, so it keeps no "best"
+    weights on disk (with ``config.save_checkpoints=False`` a variant writes nothing at all).
+    A bar counts the variants and, after the first, estimates the time left.
     """
     rows = []
     for pooling, parts in tqdm(variants, desc="ablation variants", unit="variant"):
         model = make_model(pooling, parts)
         folder = f"{output_root}/{pooling}-{'_'.join(parts).replace('|', '').replace('*', 'x')}"
-        result = fit(model, examples, "softmax", config, dev=dev, output_dir=folder)
+        result = fit(model, examples, "softmax", config, output_dir=folder)
         rows.append({"pooling": pooling, "concatenation": concatenation_label(parts), "steps": result.steps,
-                     "dev_spearman": result.history["dev_spearman"][-1], "best_dev_spearman": result.best_spearman})
+                     "dev_spearman": dev_spearman(model, dev)})
     return pd.DataFrame(rows)
 
 
