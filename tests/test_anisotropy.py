@@ -8,6 +8,7 @@ from scipy.spatial.distance import cdist
 from sklearn.decomposition import PCA
 
 from sbert_workbook.anisotropy import metrics as an
+from sbert_workbook.evaluation import geometry
 from sbert_workbook.anisotropy import word_frequency as wf
 from sbert_workbook.evaluation.similarity import mean_cosine
 
@@ -16,7 +17,7 @@ from sbert_workbook.evaluation.similarity import mean_cosine
 def test_isotropic_gaussian_has_mean_cosine_near_zero_and_a_flat_spectrum():
     x = np.random.default_rng(1).normal(size=(6000, 20))
     assert abs(mean_cosine(x)) < 0.01
-    ratios = an.principal_variance_ratios(x)
+    ratios = geometry.principal_variance_ratios(x)
     assert ratios.sum() == pytest.approx(1.0)
     assert ratios.max() < 1.3 / 20 and ratios.min() > 0.7 / 20
 
@@ -24,16 +25,16 @@ def test_isotropic_gaussian_has_mean_cosine_near_zero_and_a_flat_spectrum():
 def test_shifted_cone_has_high_mean_cosine_and_one_dominant_uncentred_direction():
     x = np.random.default_rng(2).normal(size=(2000, 20)) + 4.0  # common direction (1, …, 1)
     assert mean_cosine(x) > 0.9
-    ratios = an.principal_variance_ratios(x, center=False)
+    ratios = geometry.principal_variance_ratios(x, center=False)
     assert ratios[0] > 0.9
     # centring removes the shared direction: what is left is isotropic again
-    assert an.principal_variance_ratios(x)[0] < 1.3 / 20
+    assert geometry.principal_variance_ratios(x)[0] < 1.3 / 20
 
 
 def test_principal_variance_ratios_match_sklearn_pca():
     x = np.random.default_rng(3).normal(size=(300, 8)) @ np.diag([5, 4, 3, 2, 1, 1, 0.5, 0.1])
     expected = PCA().fit(x).explained_variance_ratio_
-    assert np.allclose(an.principal_variance_ratios(x), expected, atol=1e-10)
+    assert np.allclose(geometry.principal_variance_ratios(x), expected, atol=1e-10)
 
 
 def test_random_pair_cosines_never_pair_a_vector_with_itself():
@@ -44,7 +45,7 @@ def test_random_pair_cosines_never_pair_a_vector_with_itself():
 
 def test_matrix_of_one_vector_is_rejected_with_a_clear_message():
     with pytest.raises(ValueError, match="at least 2 vectors"):
-        an.principal_variance_ratios(np.ones((1, 3)))
+        geometry.principal_variance_ratios(np.ones((1, 3)))
 
 
 # ----------------------------------------------------------------------------- k nearest neighbours
@@ -122,19 +123,19 @@ def test_reference_beside_pairs_each_metric_with_the_published_row():
 def test_alignment_by_hand_and_scale_invariant():
     x, y = np.array([[3.0, 0], [0, 2]]), np.array([[0, 5.0], [0, 1]])
     # pair 1: unit vectors (1,0),(0,1): ‖·‖² = 2; pair 2: identical directions: 0
-    assert an.alignment(x, y) == pytest.approx(1.0)
-    assert an.alignment(x, y, alpha=1) == pytest.approx(np.sqrt(2) / 2)
+    assert geometry.alignment(x, y) == pytest.approx(1.0)
+    assert geometry.alignment(x, y, alpha=1) == pytest.approx(np.sqrt(2) / 2)
 
 
 def test_uniformity_matches_wang_and_isola_reference_code():
     x = torch.randn(300, 16, generator=torch.Generator().manual_seed(7))
     unit = torch.nn.functional.normalize(x.double(), dim=1)
     reference = torch.pdist(unit, p=2).pow(2).mul(-2).exp().mean().log()  # Wang & Isola (2020), Appendix
-    assert an.uniformity(x, chunk_size=37) == pytest.approx(float(reference), abs=1e-9)
+    assert geometry.uniformity(x, chunk_size=37) == pytest.approx(float(reference), abs=1e-9)
 
 
 def test_collapsed_embeddings_are_maximally_non_uniform():
-    assert an.uniformity(np.ones((10, 3))) == pytest.approx(0.0)
+    assert geometry.uniformity(np.ones((10, 3))) == pytest.approx(0.0)
 
 
 # ----------------------------------------------------------------------------- layer views on the real model
