@@ -243,3 +243,21 @@ def test_each_training_stage_is_read_beside_its_own_published_row():
     assert table.loc["+ NLI + STS-B (regression)", "stsb"] == 85.35 and table.loc["+ NLI + STS-B (regression)", "±"] == 0.17
     assert pd.isna(table.loc["+ NLI + STS-B (regression)", "sickr"])  # Table 2 reports STS-B only
     assert "Table 2" in table.attrs["provenance"]["source"] and table.attrs["provenance"]["pooling"]
+
+
+@pytest.mark.parametrize("pooling, layers", [("first_last_avg", None), ("last2_avg", None), ("static", None),
+                                             ("word_embeddings", None), ("max", None), ("mean", [0, 2])])
+def test_the_siamese_model_pools_like_the_encoder_for_every_pooling(pooling, layers):
+    sentences = ["A man is playing a guitar.", "Short.", "Two dogs run along the beach together."]
+    model = SiameseModel.from_scratch(device="cpu", seed=0, pooling=pooling, layers=layers, **TINY).eval()
+    with torch.no_grad():
+        ours = torch.cat(model.embed_columns([sentences]))
+    theirs = model.encoder().encode(sentences, pooling=pooling, layers=layers)  # the Encoder, independently
+    torch.testing.assert_close(ours, theirs, atol=1e-5, rtol=0)
+
+
+def test_the_siamese_model_rejects_unknown_poolings_and_layers():
+    with pytest.raises(ValueError, match="Unknown pooling"):
+        SiameseModel.from_scratch(device="cpu", seed=0, pooling="median", **TINY)
+    with pytest.raises(ValueError, match="hidden states"):
+        SiameseModel.from_scratch(device="cpu", seed=0, layers=[99], **TINY)
