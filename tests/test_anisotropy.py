@@ -1,13 +1,17 @@
-"""Anisotropy measures against synthetic data with known answers, brute force and reference code."""
+"""Anisotropy measures against synthetic data with known answers, brute force and reference code; its figures carry the data they are given."""
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
 import pytest
 import torch
 from scipy.spatial.distance import cdist
 from sklearn.decomposition import PCA
 
 from sbert_workbook.anisotropy import metrics as an
+from sbert_workbook.anisotropy import plots as ap
+from sbert_workbook.evaluation import geometry
 from sbert_workbook.anisotropy import word_frequency as wf
 from sbert_workbook.evaluation.similarity import mean_cosine
 
@@ -16,7 +20,7 @@ from sbert_workbook.evaluation.similarity import mean_cosine
 def test_isotropic_gaussian_has_mean_cosine_near_zero_and_a_flat_spectrum():
     x = np.random.default_rng(1).normal(size=(6000, 20))
     assert abs(mean_cosine(x)) < 0.01
-    ratios = an.principal_variance_ratios(x)
+    ratios = geometry.principal_variance_ratios(x)
     assert ratios.sum() == pytest.approx(1.0)
     assert ratios.max() < 1.3 / 20 and ratios.min() > 0.7 / 20
 
@@ -24,16 +28,16 @@ def test_isotropic_gaussian_has_mean_cosine_near_zero_and_a_flat_spectrum():
 def test_shifted_cone_has_high_mean_cosine_and_one_dominant_uncentred_direction():
     x = np.random.default_rng(2).normal(size=(2000, 20)) + 4.0  # common direction (1, …, 1)
     assert mean_cosine(x) > 0.9
-    ratios = an.principal_variance_ratios(x, center=False)
+    ratios = geometry.principal_variance_ratios(x, center=False)
     assert ratios[0] > 0.9
     # centring removes the shared direction: what is left is isotropic again
-    assert an.principal_variance_ratios(x)[0] < 1.3 / 20
+    assert geometry.principal_variance_ratios(x)[0] < 1.3 / 20
 
 
 def test_principal_variance_ratios_match_sklearn_pca():
     x = np.random.default_rng(3).normal(size=(300, 8)) @ np.diag([5, 4, 3, 2, 1, 1, 0.5, 0.1])
     expected = PCA().fit(x).explained_variance_ratio_
-    assert np.allclose(an.principal_variance_ratios(x), expected, atol=1e-10)
+    assert np.allclose(geometry.principal_variance_ratios(x), expected, atol=1e-10)
 
 
 def test_random_pair_cosines_never_pair_a_vector_with_itself():
@@ -44,7 +48,7 @@ def test_random_pair_cosines_never_pair_a_vector_with_itself():
 
 def test_matrix_of_one_vector_is_rejected_with_a_clear_message():
     with pytest.raises(ValueError, match="at least 2 vectors"):
-        an.principal_variance_ratios(np.ones((1, 3)))
+        geometry.principal_variance_ratios(np.ones((1, 3)))
 
 
 # ----------------------------------------------------------------------------- k nearest neighbours
@@ -122,19 +126,19 @@ def test_reference_beside_pairs_each_metric_with_the_published_row():
 def test_alignment_by_hand_and_scale_invariant():
     x, y = np.array([[3.0, 0], [0, 2]]), np.array([[0, 5.0], [0, 1]])
     # pair 1: unit vectors (1,0),(0,1): ‖·‖² = 2; pair 2: identical directions: 0
-    assert an.alignment(x, y) == pytest.approx(1.0)
-    assert an.alignment(x, y, alpha=1) == pytest.approx(np.sqrt(2) / 2)
+    assert geometry.alignment(x, y) == pytest.approx(1.0)
+    assert geometry.alignment(x, y, alpha=1) == pytest.approx(np.sqrt(2) / 2)
 
 
 def test_uniformity_matches_wang_and_isola_reference_code():
     x = torch.randn(300, 16, generator=torch.Generator().manual_seed(7))
     unit = torch.nn.functional.normalize(x.double(), dim=1)
     reference = torch.pdist(unit, p=2).pow(2).mul(-2).exp().mean().log()  # Wang & Isola (2020), Appendix
-    assert an.uniformity(x, chunk_size=37) == pytest.approx(float(reference), abs=1e-9)
+    assert geometry.uniformity(x, chunk_size=37) == pytest.approx(float(reference), abs=1e-9)
 
 
 def test_collapsed_embeddings_are_maximally_non_uniform():
-    assert an.uniformity(np.ones((10, 3))) == pytest.approx(0.0)
+    assert geometry.uniformity(np.ones((10, 3))) == pytest.approx(0.0)
 
 
 # ----------------------------------------------------------------------------- layer views on the real model
@@ -182,3 +186,86 @@ def test_wordfreq_frequencies_follow_the_wordfreq_list(encoder):
     expected = wordfreq.word_frequency("the", "en") / wordfreq.word_frequency("of", "en")
     assert freqs.frequencies[the] / freqs.frequencies[of] == pytest.approx(expected, rel=0.05)
     assert "wordfreq" in freqs.corpus and "1000 words" in freqs.corpus
+
+
+# ----------------------------------------------------------------------------- the figures (checked on the figure, not on pixels)
+def test_cosine_histogram_has_one_trace_per_view_named_with_its_mean():
+    cosines = {"static": np.array([0.5, 0.7, 0.9]), "mean": np.array([-0.1, 0.1])}
+    figure = ap.cosine_histogram_figure(cosines)
+    assert isinstance(figure, go.Figure) and len(figure.data) == 2
+    assert list(figure.data[0].x) == [0.5, 0.7, 0.9] and "mean 0.70" in figure.data[0].name
+    assert "mean 0.00" in figure.data[1].name
+
+
+def test_variance_spectrum_plots_the_leading_ratios_and_the_isotropic_level():
+    ratios = {"a": np.array([0.5, 0.3, 0.1, 0.1]), "b": np.full(4, 0.25)}
+    figure = ap.variance_spectrum_figure(ratios, top=3)
+    assert list(figure.data[0].y) == [0.5, 0.3, 0.1] and list(figure.data[0].x) == [1, 2, 3]
+    assert figure.layout.shapes[0].y0 == pytest.approx(0.25)
+
+
+def test_cloud_with_numeric_colour_is_one_coloured_trace_plus_the_origin():
+    points = np.arange(12, dtype=float).reshape(4, 3)
+    figure = ap.embedding_cloud_3d_figure(points, [1.0, 2.0, 3.0, 4.0], "log frequency", hover=list("abcd"))
+    assert len(figure.data) == 2 and figure.data[1].name == "origin"
+    assert list(figure.data[0].marker.color) == [1.0, 2.0, 3.0, 4.0] and list(figure.data[0].z) == [2, 5, 8, 11]
+
+
+def test_cloud_with_labels_has_one_trace_per_label_holding_its_points():
+    points = np.arange(15, dtype=float).reshape(5, 3)
+    figure = ap.embedding_cloud_3d_figure(points, ["stsb", "sick", "stsb", "snli", "sick"], "dataset", show_origin=False)
+    assert [t.name for t in figure.data] == ["stsb", "sick", "snli"]
+    assert list(figure.data[0].x) == [0, 6] and list(figure.data[1].x) == [3, 12]
+
+
+def test_cloud_rejects_points_that_are_not_3d():
+    with pytest.raises(ValueError, match=r"\(n, 3\)"):
+        ap.embedding_cloud_3d_figure(np.zeros((4, 2)), [1, 2, 3, 4], "x")
+
+
+def test_binned_means_by_hand():
+    centres, means = ap.binned_means(np.array([0.0, 0.1, 0.9, 1.0]), np.array([1.0, 3.0, 10.0, 20.0]), bins=2)
+    assert centres.tolist() == pytest.approx([0.25, 0.75]) and means.tolist() == pytest.approx([2.0, 15.0])
+
+
+def test_norm_vs_log_frequency_puts_log10_frequency_on_x():
+    figure = ap.norm_vs_log_frequency_figure(np.array([1.0, 2.0]), np.array([0.01, 0.0001]), ["the", "zebra"])
+    assert list(figure.data[0].x) == pytest.approx([-2, -4]) and list(figure.data[0].y) == [1.0, 2.0]
+    assert list(figure.data[0].text) == ["the", "zebra"] and figure.data[1].name == "mean per bin"
+
+
+def test_knn_distance_by_rank_uses_a_log_rank_axis():
+    figure = ap.knn_distance_by_rank_figure(np.array([0, 9, 99]), np.array([0.5, 0.8, 1.2]), ["a", "b", "c"], k=3)
+    assert list(figure.data[0].x) == [1, 10, 100] and figure.layout.xaxis.type == "log"
+    assert "3 nearest" in figure.layout.title.text
+
+
+def test_word_map_groups_tokens_by_bucket():
+    figure = ap.word_map_2d_figure(np.array([[0, 0], [1, 1], [2, 2]]), ["[0, 100)", "[5K, …)", "[0, 100)"],
+                                   ["the", "zyx", "of"])
+    assert [t.name for t in figure.data] == ["[0, 100)", "[5K, …)"] and list(figure.data[0].text) == ["the", "of"]
+
+
+def test_bucket_bars_show_yours_and_published_for_every_bucket():
+    table = an.frequency_bucket_table(np.random.default_rng(0).normal(size=(6000, 4)), np.arange(6000), k_values=(3,),
+                                      queries_per_bucket=10)
+    beside = an.reference_beside(table)
+    figure = ap.bucket_figure(beside)
+    assert len(figure.data) == len(beside) == 4
+    published = [t for t in figure.data if "published" in t.name]
+    assert list(published[0].y) == list(an.BERT_FLOW_REFERENCE["mean L2 norm"])
+    assert list(figure.data[0].x) == list(table.columns)
+
+
+def test_layerwise_figure_has_a_line_per_view():
+    table = pd.DataFrame({"mean": [0.9, 0.5, 0.2], "tokens": [0.3, 0.4, 0.6]})
+    figure = ap.layerwise_anisotropy_figure(table)
+    assert [t.name for t in figure.data] == ["mean", "tokens"] and list(figure.data[1].y) == [0.3, 0.4, 0.6]
+
+
+def test_alignment_uniformity_figure_needs_both_columns():
+    table = pd.DataFrame({"alignment": [0.4, 1.1], "uniformity": [-3.5, -1.0]}, index=["mean", "cls"])
+    figure = ap.alignment_uniformity_figure(table)
+    assert list(figure.data[0].x) == [-3.5, -1.0] and list(figure.data[0].text) == ["mean", "cls"]
+    with pytest.raises(KeyError, match="uniformity"):
+        ap.alignment_uniformity_figure(table[["alignment"]])

@@ -1,4 +1,4 @@
-"""SBERT Table 1 as data, and the one-pass multi-pooling encoder against the foundation and sentence-transformers."""
+"""SBERT Table 1 as data, and the one-pass pooled views against the foundation and sentence-transformers."""
 from __future__ import annotations
 
 import numpy as np
@@ -7,9 +7,10 @@ import pytest
 import sbert_workbook as sbw
 from sbert_workbook.published import SBERT_TABLE1
 from sbert_workbook.evaluation.baselines import (
-    TABLE1_ROWS, MultiPoolingEncoder, baseline_table, beside_published, pair_cosine_per_encoder, published_table1,
+    TABLE1_ROWS, baseline_table, beside_published, pair_cosine_per_encoder, published_table1,
     per_subset_sample, sentence_transformers_pooling,
 )
+from sbert_workbook.encoding.pooled_views import PooledViews
 
 SENTENCES = ["A man is playing a guitar.", "The dog bit the man.", "Nobody came to the party, which was sad.", "x"]
 
@@ -31,7 +32,7 @@ def test_published_rows_the_issue_quotes():
 
 
 def test_every_pooling_matches_the_encoder_and_mean_matches_sentence_transformers(encoder, st_model):
-    multi = MultiPoolingEncoder(encoder, ("static", "cls", "mean", "first_last_avg"), batch_size=3)
+    multi = PooledViews(encoder, ("static", "cls", "mean", "first_last_avg"), batch_size=3)
     for pooling in multi.poolings:
         expected = encoder.encode(SENTENCES, pooling=pooling)
         assert np.allclose(multi.encode(SENTENCES, pooling).numpy(), expected.numpy(), atol=1e-5), pooling
@@ -41,7 +42,7 @@ def test_every_pooling_matches_the_encoder_and_mean_matches_sentence_transformer
 
 
 def test_later_poolings_reuse_the_first_forward_pass(encoder, monkeypatch):
-    multi = MultiPoolingEncoder(encoder, ("cls", "mean"))
+    multi = PooledViews(encoder, ("cls", "mean"))
     calls, model_class = [], type(encoder.model)
     original = model_class.forward
     monkeypatch.setattr(model_class, "forward",
@@ -58,7 +59,7 @@ def test_the_embedded_model_declares_mean_pooling_like_sentence_transformers_rea
 
 
 def test_baseline_table_equals_evaluate_sts_per_pooling(encoder):
-    multi = MultiPoolingEncoder(encoder, ("cls", "mean"))
+    multi = PooledViews(encoder, ("cls", "mean"))
     table = baseline_table(multi, ("cls", "mean"), ("stsb", "sickr"), limit=25)
     for pooling in ("cls", "mean"):
         reference = sbw.evaluate_sts(encoder, ("stsb", "sickr"), pooling, limit=25)["spearman"]
@@ -94,7 +95,7 @@ def test_static_and_word_embeddings_stand_alone_and_glove_is_published_only():
 
 
 def test_pair_cosine_per_encoder_matches_sentence_transformers(encoder, st_model):
-    multi = MultiPoolingEncoder(encoder, ("mean", "cls"))
+    multi = PooledViews(encoder, ("mean", "cls"))
     cosines = pair_cosine_per_encoder({"mean": (multi, "mean"), "cls": (multi, "cls")}, SENTENCES[0], SENTENCES[1])
     u, v = st_model.encode(SENTENCES[:2], convert_to_numpy=True)
     assert cosines["mean"] == pytest.approx(float(u @ v / np.linalg.norm(u) / np.linalg.norm(v)), abs=1e-5)

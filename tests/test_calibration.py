@@ -166,32 +166,35 @@ def test_log_likelihood_curve_running_mean_and_k_curve():
 
 
 # ----------------------------------------------------------------------------- frozen embeddings
-def test_embedding_bank_looks_up_the_views_by_sentence(encoder):  # the views themselves: tests/test_views.py
-    from sbert_workbook.calibration.flow_fit import EmbeddingBank
+def test_pooled_views_look_up_by_sentence_and_encode_new_ones_lazily(encoder):  # the views themselves: tests/test_views.py
+    from sbert_workbook.encoding.pooled_views import PooledViews
 
     sentences = ["A man is playing a guitar.", "Short one.", "A much longer sentence about the weather in spring."]
-    bank = EmbeddingBank.encode(encoder, sentences + sentences[:1], ["mean", "cls"], batch_size=2, progress=False)
+    views = PooledViews.of(encoder, sentences + sentences[:1], ["mean", "cls"], batch_size=2, progress=False)
+    assert len(views) == 3  # the repeated sentence is encoded once
     for pooling in ("mean", "cls"):
         asked = [sentences[2], sentences[0]]
-        torch.testing.assert_close(bank.get(pooling, asked), encoder.encode(asked, pooling=pooling), atol=1e-5, rtol=0)
+        torch.testing.assert_close(views.get(pooling, asked), encoder.encode(asked, pooling=pooling), atol=1e-5, rtol=0)
+    torch.testing.assert_close(views.get("mean", ["Not encoded yet."]), encoder.encode(["Not encoded yet."]), atol=1e-5, rtol=0)
+    assert len(views) == 4
     with pytest.raises(KeyError, match="never encoded"):
-        bank.get("mean", ["Not in the bank."])
+        PooledViews.from_vectors(sentences, {"view": torch.zeros(3, 2)}).get("view", ["Not among them."])
 
 
 
-def test_calibration_table_fits_per_target_set_and_shares_the_nli_fit(anisotropic):
-    from sbert_workbook.calibration.calibrators import calibration_table
+def test_compare_calibrators_fits_per_target_set_and_shares_the_nli_fit(anisotropic):
+    from sbert_workbook.calibration.compare import compare_calibrators
     from sbert_workbook.data.loaders import StsData
-    from sbert_workbook.calibration.flow_fit import EmbeddingBank
+    from sbert_workbook.encoding.pooled_views import PooledViews
 
     sentences = [f"sentence {i}" for i in range(len(anisotropic))]
-    bank = EmbeddingBank(sentences, {"view": torch.tensor(anisotropic, dtype=torch.float32)}, "synthetic")
+    bank = PooledViews.from_vectors(sentences, {"view": torch.tensor(anisotropic, dtype=torch.float32)})
     generator = np.random.default_rng(2)
     sets = {name: StsData(name, "test", sentences[lo:lo + 50], sentences[lo + 50:lo + 100], generator.uniform(0, 5, 50),
                           ["a"] * 25 + ["b"] * 25) for name, lo in (("one", 0), ("two", 100))}
     fit_sentences = {"one": sentences[:100], "two": sentences[100:200], "nli": sentences[200:]}
     methods = {"raw": (None, None), "+SN": (StandardNormalization, "target"), "+SN nli": (StandardNormalization, "nli")}
-    table, fitted = calibration_table(bank, "view", sets, fit_sentences, methods, aggregation="all")
+    table, fitted = compare_calibrators(bank, "view", sets, fit_sentences, methods, aggregation="all")
     assert set(fitted) == {("+SN", "one"), ("+SN", "two"), ("+SN nli", "nli")}
     u, v = anisotropic[100:150], anisotropic[150:200]
     sn = StandardNormalization().fit(anisotropic[100:200])

@@ -9,9 +9,9 @@ import torch
 from scipy.stats import spearmanr
 
 import sbert_workbook as sbw
-from sbert_workbook.training.cross_encoder import CrossEncoder, evaluate_cross_encoder, train_cross_encoder
+from sbert_workbook.training.cross_encoder import CrossEncoder, evaluate_cross_encoder
 from sbert_workbook.training.examples import Examples, sts_pairs
-from sbert_workbook.training.fitting import TrainingConfig
+from sbert_workbook.training.fitting import TrainingConfig, fit
 
 TINY = {"hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 2, "intermediate_size": 128}
 PAIRS = [("A man is playing a guitar.", "Someone plays an instrument."), ("A cat sleeps.", "The stock market fell sharply today."),
@@ -34,7 +34,7 @@ def test_a_trained_cross_encoder_beats_its_untrained_self_on_stsb_dev(stsb):
     model = tiny_cross_encoder()
     before = evaluate_cross_encoder(model, dev)["spearman"]
     config = TrainingConfig(batch_size=16, learning_rate=1e-3, max_steps=60, progress=False, device="cpu")
-    run = train_cross_encoder(model, train, config)
+    run = fit(model, train, "cross_regression", config)
     after = evaluate_cross_encoder(model, dev)
     scores = model.predict(list(zip(dev.sentences1, dev.sentences2)))
     assert after["spearman"] == pytest.approx(100 * spearmanr(scores, dev.scores).statistic)  # independent truth: scipy
@@ -76,5 +76,7 @@ def test_bad_inputs_say_what_to_pass():
     model = tiny_cross_encoder()
     with pytest.raises(ValueError, match="pairs"):
         model.predict([])
-    with pytest.raises(ValueError, match="scored pairs"):
-        train_cross_encoder(model, Examples({"anchor": ["x"], "positive": ["y"], "negative": ["z"]}, None, "triplets"))
+    with pytest.raises(ValueError, match="needs 2 sentence columns and labels"):
+        fit(model, Examples({"anchor": ["x"], "positive": ["y"], "negative": ["z"]}, None, "triplets"), "cross_regression")
+    with pytest.raises(ValueError, match="trains a SiameseModel"):
+        fit(model, Examples({"anchor": ["x"], "positive": ["y"]}, None, "pairs"), "mnrl")

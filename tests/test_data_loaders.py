@@ -162,3 +162,14 @@ def test_allnli_train_offline_and_uncached_is_a_clear_data_not_found(monkeypatch
     monkeypatch.setattr(constants, "HF_HUB_CACHE", str(tmp_path / "empty-hub"))
     with pytest.raises(DataNotFoundError, match="sentence-transformers/all-nli"):
         load_nli("allnli", "train")
+
+
+def test_limit_means_the_same_seeded_random_sample_in_both_loaders(shared_data):
+    sts, nli = load_sts("sickr", "test"), load_nli("sick_nli", "test")  # the same rows of SICK.txt
+    sts_sample, nli_sample = load_sts("sickr", "test", limit=50), load_nli("sick_nli", "test", limit=50)
+    assert len(sts_sample) == len(nli_sample) == 50
+    assert sts_sample.sentences1 == nli_sample.premises  # the same rows drawn: one meaning of limit
+    assert sts_sample.sentences1 != sts.sentences1[:50]  # a sample, not the first rows
+    keep = np.sort(np.random.default_rng(0).choice(len(nli), size=50, replace=False))  # independent: seed 0, file order
+    assert nli_sample.premises == [nli.premises[i] for i in keep] and nli_sample.labels == [nli.labels[i] for i in keep]
+    assert nli.first(50).premises == nli.premises[:50] and sts.first(50).sentences1 == sts.sentences1[:50]

@@ -93,3 +93,129 @@ def test_module_is_small(path):
 def test_module_docstring_names_the_notebook_that_introduces_it(path):
     docstring = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
     assert re.search(r"\b0\d\b|\b0\d_\w+|classroom", docstring), f"{path}: its docstring names no notebook"
+
+
+# ----------------------------------------------------------------------------- no import cycle
+def module_name(path: Path) -> str:
+    """``sbert_workbook/evaluation/sts.py`` → ``sbert_workbook.evaluation.sts`` (a package: its ``__init__``)."""
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def imported_modules(path: Path, known: set[str]) -> set[str]:
+    """The package's modules that ``path`` imports anywhere (at the top or inside a function), absolute or relative."""
+    here = module_name(path).split(".")
+    package = here if path.name == "__init__.py" else here[:-1]
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom):
+            base = ".".join(package[: len(package) - node.level + 1]) if node.level else ""
+            module = ".".join(part for part in (base, node.module or "") if part)
+            candidates = [f"{module}.{alias.name}" for alias in node.names] + [module]
+        elif isinstance(node, ast.Import):
+            candidates = [alias.name for alias in node.names]
+        else:
+            continue
+        found.update(name for name in candidates if name in known)
+    return found - {module_name(path)}
+
+
+def import_cycles(paths: list[Path]) -> list[list[str]]:
+    """Every cycle of the import graph between ``paths`` (as module names, each cycle once)."""
+    known = {module_name(path) for path in paths}
+    graph = {module_name(path): imported_modules(path, known) - {"sbert_workbook"} for path in paths}
+    cycles, state = [], {}
+
+    def visit(node: str, stack: list[str]) -> None:
+        state[node] = "open"
+        for target in sorted(graph.get(node, ())):
+            if state.get(target) == "open":
+                cycles.append(stack[stack.index(target):] + [target])
+            elif target not in state:
+                visit(target, [*stack, target])
+        state[node] = "done"
+
+    for node in sorted(graph):
+        if node not in state:
+            visit(node, [node])
+    return cycles
+
+
+def test_no_import_cycle():
+    cycles = import_cycles(modules())
+    assert not cycles, "import cycles (move the shared piece into the lower module):\n" + "\n".join(" → ".join(c) for c in cycles)
+
+
+def test_the_cycle_check_catches_a_cycle_through_a_function_level_import(tmp_path):
+    fake = tmp_path / "sbert_workbook"
+    (fake / "app").mkdir(parents=True)
+    (fake / "app" / "one.py").write_text("from sbert_workbook.app.two import X\n")
+    (fake / "app" / "two.py").write_text("def f():\n    from sbert_workbook.app import one\n")
+    (fake / "app" / "three.py").write_text("from . import one\n")
+    paths = sorted(fake.rglob("*.py"))
+    assert [sorted(cycle[:-1]) for cycle in import_cycles_under(fake, paths)] == [["sbert_workbook.app.one", "sbert_workbook.app.two"]]
+
+
+def import_cycles_under(root: Path, paths: list[Path]) -> list[list[str]]:
+    global PACKAGE
+    saved, PACKAGE = PACKAGE, root
+    try:
+        return import_cycles(paths)
+    finally:
+        PACKAGE = saved
+
+
+# ----------------------------------------------------------------------------- README's layout tree
+README = PACKAGE.parent / "README.md"
+
+
+def readme_layout() -> dict[str, set[str]]:
+    """README's layout tree: ``{folder or "": module names}`` (parenthesised notes and → pointers dropped)."""
+    text = README.read_text(encoding="utf-8")
+    block = text[text.index("```\nsbert_workbook/\n") + 4:]
+    block = block[: block.index("```")]
+    tree, folder = {"": set()}, ""
+    for line in block.splitlines()[1:]:
+        if re.match(r"^  \S", line):
+            name, _, rest = line.strip().partition(" ")
+            if name.endswith("/"):
+                folder, tree[name[:-1]] = name[:-1], set()
+            else:
+                folder = ""
+                tree[""].add(name.removesuffix(".py"))
+                continue
+        else:
+            rest = line
+        listed = re.sub(r"\([^()]*\)", "", rest.split("→")[0])
+        tree[folder].update(word.strip() for word in listed.split(",") if word.strip())
+    return tree
+
+
+def package_layout() -> dict[str, set[str]]:
+    tree = {"": {p.stem for p in PACKAGE.glob("*.py")}}
+    for folder in sorted(p for p in PACKAGE.iterdir() if (p / "__init__.py").is_file()):
+        tree[folder.name] = {p.stem for p in folder.glob("*.py") if p.stem != "__init__"}
+    return tree
+
+
+def test_readme_names_every_module_and_only_modules_that_exist():
+    readme, package = readme_layout(), package_layout()
+    # solutions/: one module per notebook, written nbNN in the README
+    readme["solutions"] = {m for m in readme.get("solutions", set()) if m != "nbNN"} | \
+        ({m for m in package.get("solutions", set()) if re.fullmatch(r"nb\d\d", m)} if "nbNN" in readme.get("solutions", set()) else set())
+    missing = [f"{folder}/{name}" if folder else name for folder, names in package.items() for name in sorted(names - readme.get(folder, set()))]
+    gone = [f"{folder}/{name}" if folder else name for folder, names in readme.items() for name in sorted(names - package.get(folder, set()))]
+    assert not missing and not gone, (f"README.md's layout tree misses {missing} and names {gone}, which do not exist: "
+                                       "update the tree under 'How the package is laid out'")
+
+
+def test_readme_dotted_module_names_exist():
+    names = set(re.findall(r"`(sbert_workbook(?:\.\w+)+)", README.read_text(encoding="utf-8")))
+    wrong = []
+    for name in sorted(names):
+        parts = name.split(".")[1:]
+        path = PACKAGE.joinpath(*parts)
+        parent = PACKAGE.joinpath(*parts[:-1])
+        if not (path.is_dir() or path.with_suffix(".py").is_file() or parent.with_suffix(".py").is_file()):
+            wrong.append(name)
+    assert not wrong, f"README.md names modules that do not exist: {wrong}"

@@ -7,21 +7,21 @@ import pytest
 import torch
 
 from sbert_workbook.evaluation.plots import probe_vs_cosine_figure
-from sbert_workbook.evaluation.probes import (PAIR_FEATURES, majority_accuracy, pair_features, probe_accuracy,
+from sbert_workbook.evaluation.probes import (PROBE_FEATURES, majority_accuracy, probe_features, probe_accuracy,
                                               probe_vs_cosine_table)
 
 
 def test_pair_features_are_u_v_absolute_difference_and_product_by_hand():
     u, v = np.array([[1.0, 2.0]]), np.array([[3.0, -1.0]])
     expected = [[1, 2, 3, -1, 2, 3, 3, -2]]  # u | v | |u-v| | u*v
-    assert PAIR_FEATURES == ("u", "v", "|u-v|", "u*v")
-    np.testing.assert_array_equal(pair_features(u, v), expected)
-    np.testing.assert_array_equal(pair_features(torch.tensor(u), torch.tensor(v)), expected)
+    assert PROBE_FEATURES == ("u", "v", "|u-v|", "u*v")
+    np.testing.assert_array_equal(probe_features(u, v), expected)
+    np.testing.assert_array_equal(probe_features(torch.tensor(u), torch.tensor(v)), expected)
 
 
 def test_pair_features_reject_mismatched_shapes():
     with pytest.raises(ValueError, match="same shape"):
-        pair_features(np.zeros((3, 2)), np.zeros((2, 2)))
+        probe_features(np.zeros((3, 2)), np.zeros((2, 2)))
 
 
 def _same_or_opposite_pairs(n: int, seed: int):

@@ -166,11 +166,11 @@ def test_before_after_table_names_the_model_of_every_row():
     assert "after = m (trained)" in combined.attrs["provenance"]["model"]
 
 
-def test_embedding_bank_tables_name_the_model_with_its_revision(encoder):
-    from sbert_workbook.calibration.flow_fit import EmbeddingBank
+def test_pooled_views_name_the_model_with_its_revision(encoder):
+    from sbert_workbook.encoding.pooled_views import PooledViews
 
-    bank = EmbeddingBank.encode(encoder, ["A cat sleeps.", "Stocks fell."], ["mean"], progress=False)
-    assert bank.description.startswith(describe_model(encoder))
+    views = PooledViews.of(encoder, ["A cat sleeps.", "Stocks fell."], ["mean"], progress=False)
+    assert describe_model(views) == describe_model(encoder)
 
 
 def test_a_derived_table_inherits_its_source_provenance_with_facts_added_or_replaced():

@@ -5,7 +5,7 @@ import pytest
 import torch
 
 import sbert_workbook as sbw
-from sbert_workbook.training import fitting as training
+from sbert_workbook.training import fitting
 from sbert_workbook.evaluation.sts import evaluate_sts_data
 from sbert_workbook.training.examples import nli_pairs
 from sbert_workbook.training.siamese import SiameseModel
@@ -27,7 +27,7 @@ def tiny_model(dropout: bool = True) -> SiameseModel:
 
 @pytest.fixture(scope="module")
 def examples(shared_data):
-    return nli_pairs(sbw.load_nli("snli", data_dir=shared_data, limit=64))
+    return nli_pairs(sbw.load_nli("snli", data_dir=shared_data).first(64))
 
 
 def config(**overrides) -> TrainingConfig:
@@ -66,7 +66,7 @@ def test_a_checkpoint_of_another_run_is_not_resumed(examples, tmp_path):
 
 
 def test_out_of_memory_halves_the_micro_batch_and_keeps_going(examples, tmp_path, monkeypatch, capsys):
-    real_step = training._forward_backward
+    real_step = fitting._forward_backward
 
     def step_that_only_fits_4(run, columns, labels):
         if len(columns[0]) > 4:
@@ -75,7 +75,7 @@ def test_out_of_memory_halves_the_micro_batch_and_keeps_going(examples, tmp_path
 
     direct = tiny_model()
     fit(direct, examples, "softmax", config(max_steps=3, micro_batch_size=4), output_dir=tmp_path / "direct")
-    monkeypatch.setattr(training, "_forward_backward", step_that_only_fits_4)
+    monkeypatch.setattr(fitting, "_forward_backward", step_that_only_fits_4)
     backed_off = tiny_model()
     result = fit(backed_off, examples, "softmax", config(max_steps=3), output_dir=tmp_path / "oom")
     said = capsys.readouterr().out
@@ -88,7 +88,7 @@ def test_out_of_memory_at_micro_batch_1_gives_up_with_advice(examples, tmp_path,
     def always_out_of_memory(run, columns, labels):
         raise torch.cuda.OutOfMemoryError("CUDA out of memory (simulated)")
 
-    monkeypatch.setattr(training, "_forward_backward", always_out_of_memory)
+    monkeypatch.setattr(fitting, "_forward_backward", always_out_of_memory)
     with pytest.raises(torch.cuda.OutOfMemoryError, match="micro-batches of 1"):
         fit(tiny_model(), examples, "softmax", config(max_steps=1), output_dir=tmp_path)
 
@@ -126,7 +126,7 @@ def test_best_checkpoint_holds_the_best_dev_score(examples, tmp_path, shared_dat
 def test_ranking_batches_have_no_repeated_sentences(shared_data):
     from sbert_workbook.training.examples import duplicates_in_batch, nli_positive_pairs
 
-    pairs = nli_positive_pairs(sbw.load_nli("snli", data_dir=shared_data, limit=300))
+    pairs = nli_positive_pairs(sbw.load_nli("snli", data_dir=shared_data).first(300))
     plan = batch_plan(pairs, "mnrl", TrainingConfig(batch_size=16))
     assert all(duplicates_in_batch(pairs, batch) == 0 for batch in plan)
     assert sorted(i for batch in plan for i in batch) == list(range(len(pairs)))
@@ -166,7 +166,7 @@ def kill_after_step_5(event, history):
 
 model = SiameseModel.from_scratch(device="cpu", seed=0, **{tiny})
 model.add_classifier(num_labels=3)
-examples = nli_pairs(sbw.load_nli("snli", data_dir=sys.argv[2], limit=64))
+examples = nli_pairs(sbw.load_nli("snli", data_dir=sys.argv[2]).first(64))
 config = TrainingConfig(batch_size=8, learning_rate=1e-3, progress=False, device="cpu", checkpoint_every=2)
 fit(model, examples, "softmax", config, output_dir=sys.argv[1], callback=kill_after_step_5)
 """
@@ -243,3 +243,21 @@ def test_each_training_stage_is_read_beside_its_own_published_row():
     assert table.loc["+ NLI + STS-B (regression)", "stsb"] == 85.35 and table.loc["+ NLI + STS-B (regression)", "±"] == 0.17
     assert pd.isna(table.loc["+ NLI + STS-B (regression)", "sickr"])  # Table 2 reports STS-B only
     assert "Table 2" in table.attrs["provenance"]["source"] and table.attrs["provenance"]["pooling"]
+
+
+@pytest.mark.parametrize("pooling, layers", [("first_last_avg", None), ("last2_avg", None), ("static", None),
+                                             ("word_embeddings", None), ("max", None), ("mean", [0, 2])])
+def test_the_siamese_model_pools_like_the_encoder_for_every_pooling(pooling, layers):
+    sentences = ["A man is playing a guitar.", "Short.", "Two dogs run along the beach together."]
+    model = SiameseModel.from_scratch(device="cpu", seed=0, pooling=pooling, layers=layers, **TINY).eval()
+    with torch.no_grad():
+        ours = torch.cat(model.embed_columns([sentences]))
+    theirs = model.encoder().encode(sentences, pooling=pooling, layers=layers)  # the Encoder, independently
+    torch.testing.assert_close(ours, theirs, atol=1e-5, rtol=0)
+
+
+def test_the_siamese_model_rejects_unknown_poolings_and_layers():
+    with pytest.raises(ValueError, match="Unknown pooling"):
+        SiameseModel.from_scratch(device="cpu", seed=0, pooling="median", **TINY)
+    with pytest.raises(ValueError, match="hidden states"):
+        SiameseModel.from_scratch(device="cpu", seed=0, layers=[99], **TINY)

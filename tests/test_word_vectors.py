@@ -22,9 +22,15 @@ def test_word_probabilities_take_wordfreq_else_zipf_on_the_rank():
     assert scale == pytest.approx((word_frequency("the", "en") + 4 * word_frequency("of", "en")) / 2)
 
 
-def test_remove_principal_components_removes_the_top_singular_direction():
+def test_without_first_component_removes_the_top_singular_direction_as_natsv_does():
+    from sbert_workbook.calibration.calibrators import NullTopDirections
+
     x = np.array([[2.0, 1.0], [2.0, -1.0]])  # XᵀX = diag(8, 2): the top direction is e1
-    np.testing.assert_allclose(wv.remove_principal_components(x, 1), [[0.0, 1.0], [0.0, -1.0]], atol=1e-12)
+    np.testing.assert_allclose(wv.without_first_component(x).numpy(), [[0.0, 1.0], [0.0, -1.0]], atol=1e-12)
+    rng = np.random.default_rng(0)
+    cloud = rng.normal(size=(40, 6)) + 3.0  # one common direction, like a cone
+    np.testing.assert_allclose(wv.without_first_component(cloud).numpy(),
+                               NullTopDirections(1).fit_transform(cloud).numpy(), atol=1e-5)
 
 
 def test_all_but_the_top_centres_then_nulls_the_top_direction():

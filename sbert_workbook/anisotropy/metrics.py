@@ -1,9 +1,10 @@
 """Measuring the anisotropy of an embedding space (``02_anisotropy.ipynb``).
 
 Pure functions on (n, dim) arrays or tensors: cosines of random pairs (the "cone"; their
-exact mean is :func:`~sbert_workbook.evaluation.similarity.mean_cosine`), principal variance
-ratios, k nearest neighbours in chunks, the BERT-flow frequency-bucket table, and Wang &
-Isola's alignment and uniformity. The 2-D/3-D pictures use
+exact mean is :func:`~sbert_workbook.evaluation.similarity.mean_cosine`), k nearest neighbours
+in chunks and the BERT-flow frequency-bucket table. The singular spectrum and Wang & Isola's
+alignment and uniformity live in :mod:`sbert_workbook.evaluation.geometry` (later lessons read
+them too). The 2-D/3-D pictures use
 :func:`~sbert_workbook.evaluation.projection.project`. One function,
 :func:`layer_views`, runs an encoder to collect per-layer vectors for them.
 """
@@ -35,19 +36,6 @@ def random_pair_cosines(embeddings, n_pairs: int = 2000, seed: int = 0) -> np.nd
     i = rng.integers(0, len(x), n_pairs)
     j = (i + rng.integers(1, len(x), n_pairs)) % len(x)  # never equal to i
     return (x[i] * x[j]).sum(dim=1).numpy()
-
-
-def principal_variance_ratios(embeddings, center: bool = True) -> np.ndarray:
-    """σ_k² / Σ σ², the singular values σ of X (centred: PCA's explained variance ratios).
-
-    Uncentred (``center=False``) the first ratio is the share of ‖X‖² along one common
-    direction: close to 1 for a narrow cone, about 1/dim for an isotropic cloud.
-    """
-    x = as_tensor(embeddings, min_rows=2)
-    if center:
-        x = x - x.mean(dim=0)
-    squared = torch.linalg.svdvals(x).square()
-    return (squared / squared.sum()).numpy()
 
 
 def knn(embeddings, k: int, queries: Sequence[int] | np.ndarray | None = None, chunk_size: int = 1024):
@@ -132,27 +120,6 @@ def reference_beside(table: pd.DataFrame, reference=BERT_FLOW_REFERENCE) -> pd.D
         rows[f"{metric} — bert-base-uncased, published"] = np.asarray(published, dtype=float)
     beside = pd.DataFrame(rows, index=table.columns).T
     return inherit_provenance(beside, table, {"published rows": BERT_FLOW_SOURCE + ", quoted, not re-run"})
-
-
-def alignment(x, y, alpha: float = 2.0) -> float:
-    """ℓ_align = E ‖f(x) − f(y)‖^α over positive pairs (x_i, y_i), on unit-normalised vectors."""
-    x = torch.nn.functional.normalize(as_tensor(x, min_rows=2), dim=1)
-    y = torch.nn.functional.normalize(as_tensor(y, min_rows=2), dim=1)
-    if x.shape != y.shape:
-        raise ValueError(f"Pairs need equal shapes; got {tuple(x.shape)} and {tuple(y.shape)}.")
-    return float((x - y).norm(dim=1).pow(alpha).mean())
-
-
-def uniformity(embeddings, t: float = 2.0, chunk_size: int = 1024) -> float:
-    """ℓ_uniform = log E_{i<j} exp(−t ‖f(x_i) − f(x_j)‖²) on unit-normalised vectors (chunked)."""
-    x = torch.nn.functional.normalize(as_tensor(embeddings, min_rows=2), dim=1)
-    n, total = len(x), torch.zeros((), dtype=torch.float64)
-    for start in range(0, n, chunk_size):
-        block = x[start:start + chunk_size]
-        d2 = (2 - 2 * block @ x.T).clamp(min=0)  # ‖a − b‖² = 2 − 2 a·b for unit vectors
-        later = torch.arange(n)[None, :] > torch.arange(start, start + len(block))[:, None]
-        total += torch.exp(-t * d2)[later].sum()
-    return float(torch.log(total / (n * (n - 1) / 2)))
 
 
 def layer_views(encoder, sentences: Sequence[str], batch_size: int = 32, max_tokens: int = 5000, seed: int = 0) -> dict:

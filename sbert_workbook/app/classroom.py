@@ -13,12 +13,12 @@ import io
 import os
 import sys
 
-from sbert_workbook.app.explorers import CLASSROOM_MODEL_ENV_VAR
-
 #: Environment switches that keep the Hugging Face libraries' progress bars and logs off the page.
 QUIET_LIBRARY_ENV = {"HF_HUB_DISABLE_PROGRESS_BARS": "1", "HF_DATASETS_DISABLE_PROGRESS_BARS": "1",
                      "TRANSFORMERS_VERBOSITY": "error", "TRANSFORMERS_NO_ADVISORY_WARNINGS": "1"}
 TEACHERS_NOTES = "see the teacher's notes"
+#: Which model the classroom pages load (``./workbook classroom --model``); the server sets it for every kernel.
+CLASSROOM_MODEL_ENV_VAR = "SBERT_WORKBOOK_CLASSROOM_MODEL"
 
 
 def silence_library_output() -> None:

@@ -86,9 +86,9 @@ def run_notebooks(args) -> int:
 
 
 def run_solutions(args) -> int:
-    from sbert_workbook.app.runbook import run_solutions as run_solved
+    from sbert_workbook.app.runbook import run_all_solved
 
-    run_solved(args.only or None, quick=not args.full)
+    run_all_solved(args.only or None, quick=not args.full)
     return 0
 
 

@@ -21,6 +21,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from sbert_workbook.app.classroom import CLASSROOM_MODEL_ENV_VAR, QUIET_LIBRARY_ENV
 from sbert_workbook.app.widgets import interactive_figure
 from sbert_workbook.evaluation.projection import project
 from sbert_workbook.evaluation.similarity import all_pair_cosines, cosine_matrix, mean_cosine
@@ -215,7 +216,6 @@ def embedding_explorer(encoder, sentences: Sequence[str], batch_size: int = 32) 
 
 
 # ----------------------------------------------------------------------------- the classroom app
-CLASSROOM_MODEL_ENV_VAR = "SBERT_WORKBOOK_CLASSROOM_MODEL"
 
 
 def classroom_command(port: int = 8866, ip: str = "127.0.0.1", token: str = "", model: str = "auto",
@@ -230,7 +230,6 @@ def classroom_command(port: int = 8866, ip: str = "127.0.0.1", token: str = "", 
     closes; a kernel whose page is gone is shut down once it has been idle ``cull_after_s`` seconds
     (kernels with an open page are never culled), so a room reloading all lesson long does not fill memory.
     """
-    from sbert_workbook.app.classroom import QUIET_LIBRARY_ENV
     from sbert_workbook.data.finding import repo_root
     from sbert_workbook.settings import QUICK_ENV_VAR
 

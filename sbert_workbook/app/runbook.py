@@ -211,7 +211,7 @@ def run_all(only: list[str] | None = None, build_dir: Path | None = None, quick:
     return runs
 
 
-def run_solutions(only: list[str] | None = None, build_dir: Path | None = None, quick: bool = True) -> list[NotebookRun]:
+def run_all_solved(only: list[str] | None = None, build_dir: Path | None = None, quick: bool = True) -> list[NotebookRun]:
     """Run the notebooks solved (``./workbook solutions``, shown in ``00_start_here.ipynb``): every exercise cell
     fills in its reference solution (``SBERT_WORKBOOK_SOLUTIONS=1``); executed copies and HTML go to ``build/solutions/``."""
     from sbert_workbook.exercises import SOLUTIONS_ENV_VAR

@@ -2,7 +2,8 @@
 
 ``flow`` is the Glow-style normalizing flow, ``flow_fit`` fits it by maximum likelihood on frozen
 embeddings, ``calibrators`` gives standard normalisation, nulling top singular directions,
-whitening and the flow one ``fit``/``transform`` interface, ``change_of_variables`` shows why the
+whitening and the flow one ``fit``/``transform`` interface, ``compare`` makes calibrators over
+frozen pooled views rows of :mod:`sbert_workbook.evaluation.comparison`'s table, ``change_of_variables`` shows why the
 flow must be invertible (the 1-D change of variables; what NATSV's projection loses), ``toy_flow`` fits
 the flow on a 2-D cloud you can see, ``lexical`` is the edit-distance analysis (BERT-flow Table 6,
 Figure 2), ``plots`` draws the figures.

@@ -16,13 +16,11 @@ import warnings
 from collections.abc import Sequence
 from pathlib import Path
 
-import pandas as pd
 import torch
-from tqdm.auto import tqdm
 
 from sbert_workbook.evaluation.arrays import as_tensor
 from sbert_workbook.evaluation.similarity import cosine_similarity
-from sbert_workbook.evaluation.sts import AGGREGATION_MEANING, aggregate, correlations
+from sbert_workbook.evaluation.sts import correlations
 from sbert_workbook.settings import torch_threads
 
 
@@ -91,6 +89,20 @@ class StandardNormalization(Calibrator):
         return {"mean_": self.mean_, "std_": self.std_}
 
 
+def top_singular_directions(u: torch.Tensor, k: int) -> torch.Tensor:
+    """V_k, the top-k right singular vectors of the uncentred matrix ``u`` (n, dim), as the columns of a (dim, k) tensor."""
+    return torch.linalg.svd(u, full_matrices=False).Vh[:k].T
+
+
+def null_directions(u: torch.Tensor, directions: torch.Tensor) -> torch.Tensor:
+    """u ↦ u − u V Vᵀ: each row without its components along the orthonormal columns V of ``directions``.
+
+    With V = :func:`top_singular_directions` this is NATSV (BERT-whitening's baseline) and SIF's
+    "remove the first principal component" (:mod:`sbert_workbook.calibration.word_vectors`, uncentred, k = 1).
+    """
+    return u - (u @ directions) @ directions.T
+
+
 class NullTopDirections(Calibrator):
     """NATSV: u ↦ u − u V_k V_kᵀ, removing the top-k right singular vectors V_k of the (uncentred) matrix."""
 
@@ -103,10 +115,10 @@ class NullTopDirections(Calibrator):
     def _fit(self, u):
         if not 0 <= self.k < u.shape[1]:
             raise ValueError(f"NATSV k={self.k} must be between 0 and dim-1={u.shape[1] - 1}.")
-        self.directions_ = torch.linalg.svd(u, full_matrices=False).Vh[:self.k].T  # (dim, k)
+        self.directions_ = top_singular_directions(u, self.k)  # (dim, k)
 
     def _transform(self, u):
-        return u - (u @ self.directions_) @ self.directions_.T
+        return null_directions(u, self.directions_)
 
     def settings(self):
         return {"k": self.k}
@@ -263,36 +275,3 @@ def choose_natsv_k(train_embeddings, dev_u, dev_v, dev_scores, ks: Sequence[int]
         similarity = cosine_similarity(natsv.transform(dev_u), natsv.transform(dev_v))
         scores[k] = correlations(similarity, dev_scores)["spearman"]
     return max(scores, key=scores.get), scores
-
-
-def calibration_table(bank, view: str, test_sets: dict, fit_sentences: dict, methods: dict,
-                      aggregation: str = "wmean") -> tuple[pd.DataFrame, dict]:
-    """Spearman × 100 of cosine similarity: one row per method, one column per data set, plus ``avg``.
-
-    ``methods`` maps a row label to ``(make_calibrator, source)``: ``(None, None)`` for the raw
-    embeddings; source ``"target"`` fits a fresh calibrator on ``fit_sentences[data set]``, any
-    other source (e.g. ``"nli"``) one calibrator on ``fit_sentences[source]`` shared by all sets.
-    Returns the table (``attrs['provenance']`` says what produced it) and the fitted calibrators.
-    A bar counts the methods and estimates the time left (the flows' own bars may be switched off).
-    """
-    rows, fitted = {}, {}
-    for label, (make, source) in tqdm(methods.items(), desc=f"calibrating {view}", unit="method", total=len(methods)):
-        rows[label] = {}
-        for name, data in test_sets.items():
-            u, v = bank.get(view, data.sentences1), bank.get(view, data.sentences2)
-            if make is not None:
-                key = (label, name if source == "target" else source)
-                if key not in fitted:
-                    fitted[key] = make().fit(bank.get(view, fit_sentences[key[1]]))
-                u, v = fitted[key].transform(u), fitted[key].transform(v)
-            rows[label][name] = aggregate(cosine_similarity(u, v), data, aggregation)["spearman"]
-    table = pd.DataFrame.from_dict(rows, orient="index")
-    table["avg"] = table.mean(axis=1)
-    table.attrs["provenance"] = {
-        "model": bank.description, "pooling": view, "similarity": "cosine",
-        "aggregation": f"{aggregation}: {AGGREGATION_MEANING[aggregation]}",
-        "split": "test (" + ", ".join(f"{name} {len(data)} pairs" for name, data in test_sets.items()) + ")",
-        "fitted on": "target = each set's own sentences, labels unused; " + ", ".join(
-            f"{key} = {len(value)} sentences" for key, value in fit_sentences.items() if key not in test_sets),
-    }
-    return table, fitted

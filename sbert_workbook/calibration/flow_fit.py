@@ -9,7 +9,7 @@ we report its negative per dimension (nats/dim).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -17,9 +17,7 @@ import torch
 from tqdm.auto import tqdm
 
 from sbert_workbook.calibration.flow import Glow
-from sbert_workbook.encoding.views import encode_views
 from sbert_workbook.evaluation.arrays import as_tensor
-from sbert_workbook.evaluation.provenance import describe_model
 from sbert_workbook.settings import torch_threads
 
 
@@ -127,33 +125,3 @@ def _epoch_orders(n: int, epochs: float, batch_size: int, generator) -> torch.Te
     full = [torch.randperm(n, generator=generator) for _ in range(int(-(-epochs // 1)))]
     order = torch.cat(full)[:max(batch_size, round(epochs * n))]
     return order
-
-
-# ----------------------------------------------------------------------------- frozen embeddings
-class EmbeddingBank:
-    """Frozen embeddings of many sentences under several poolings ("views"), looked up by sentence.
-
-    The vectors come from :func:`sbert_workbook.encoding.views.encode_views`; the bank adds the
-    lookup by sentence and a description of the model for the tables' provenance.
-    """
-
-    def __init__(self, sentences: Sequence[str], views: dict[str, torch.Tensor], description: str = ""):
-        self.position = {sentence: i for i, sentence in enumerate(sentences)}
-        self.views, self.description = views, description
-
-    @classmethod
-    def encode(cls, encoder, sentences: Sequence[str], poolings: Sequence[str], batch_size: int = 64,
-               progress: bool = True) -> EmbeddingBank:
-        """Encode each distinct sentence once, under every pooling in ``poolings``."""
-        unique = list(dict.fromkeys(sentences))
-        views = encode_views(encoder, unique, poolings, batch_size, progress=progress)
-        return cls(unique, views, f"{describe_model(encoder)}; poolings {', '.join(poolings)}")
-
-    def get(self, view: str, sentences: Sequence[str]) -> torch.Tensor:
-        """The ``view`` embeddings of ``sentences``, in their order."""
-        if view not in self.views:
-            raise KeyError(f"No view {view!r} in this bank; it holds {', '.join(self.views)}.")
-        missing = [s for s in sentences if s not in self.position]
-        if missing:
-            raise KeyError(f"{len(missing)} sentences were never encoded (e.g. {missing[0]!r}); add them to the bank.")
-        return self.views[view][[self.position[s] for s in sentences]]

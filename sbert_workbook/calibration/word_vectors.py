@@ -18,7 +18,9 @@ from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
+import torch
 
+from sbert_workbook.calibration.calibrators import null_directions, top_singular_directions
 from sbert_workbook.data.registry import SEVEN_STS_SETS
 from sbert_workbook.encoding.glove import GLOVE_NAME, GloveEncoder, GloveVectors
 from sbert_workbook.evaluation.sts import evaluate_sts
@@ -55,11 +57,11 @@ def sif_weights(probabilities: np.ndarray, a: float = SIF_A) -> np.ndarray:
     return a / (a + np.asarray(probabilities, dtype=np.float64))
 
 
-def remove_principal_components(x: np.ndarray, d: int = 1) -> np.ndarray:
-    """x_i ↦ x_i − Σ_{j≤d} (u_jᵀ x_i) u_j, u_j the top right singular vectors of X (uncentred): SIF's second step."""
-    x = np.asarray(x, dtype=np.float64)
-    top = np.linalg.svd(x, full_matrices=False)[2][:d]  # (d, dim)
-    return x - (x @ top.T) @ top
+def without_first_component(x) -> torch.Tensor:
+    """SIF's second step: each row without its projection on u_1, the top right singular vector of X (uncentred, as
+    Arora et al.'s code computes it); the same nulling as NATSV with k = 1 (:func:`~sbert_workbook.calibration.calibrators.null_directions`)."""
+    x = torch.as_tensor(x, dtype=torch.float64)
+    return null_directions(x, top_singular_directions(x, 1))
 
 
 def principal_directions(vectors: np.ndarray, d: int) -> tuple[np.ndarray, np.ndarray]:
@@ -100,7 +102,7 @@ def sif_embed(glove: GloveVectors, a: float = SIF_A):
     weighted = sif_encoder(glove, a)
 
     def embed(sentences):
-        return remove_principal_components(weighted.encode(sentences), 1)
+        return without_first_component(weighted.encode(sentences))
 
     embed.__name__ = f"{GLOVE_NAME}, SIF (a={a:g}, first principal component removed)"
     return embed
@@ -130,7 +132,7 @@ def word_vector_fixes_table(glove: GloveVectors, datasets: Sequence[str] = SEVEN
     """
     methods = {"avg GloVe": GloveEncoder(glove), STOP_WORDS_ROW: GloveEncoder(glove, drop_stop_words=True),
                "SIF weights only": sif_encoder(glove, a),
-               "remove 1st PC only": lambda s: remove_principal_components(GloveEncoder(glove).encode(s), 1),
+               "remove 1st PC only": lambda s: without_first_component(GloveEncoder(glove).encode(s)),
                "SIF (weights + remove 1st PC)": sif_embed(glove, a)}
     fitted = principal_directions(glove.vectors, max(d_values))  # one fit on all words serves every D
     for d in d_values:

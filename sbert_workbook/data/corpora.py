@@ -43,13 +43,14 @@ def target_sentences(name: str, data_dir=None, limit: int | None = None) -> list
     return list(dict.fromkeys(sentences))
 
 
-def nli_sentences(names: Sequence[str] = ("snli", "mnli"), data_dir=None, limit: int | None = None) -> list[str]:
+def nli_sentences(names: Sequence[str] = ("snli", "mnli"), data_dir=None, first: int | None = None) -> list[str]:
     """Premises and hypotheses of the NLI sets we hold (SNLI and MultiNLI dev), each sentence once.
 
-    Introduced in ``05_bert_flow.ipynb``. ``limit`` caps the pairs read from each set.
+    Introduced in ``05_bert_flow.ipynb``. ``first`` reads only the first that many pairs of each set
+    (in file order, not the random sample a loader's ``limit`` draws).
     """
     sentences = []
     for name in names:
-        data = load_nli(name, data_dir=data_dir, limit=limit)
+        data = load_nli(name, data_dir=data_dir).first(first)
         sentences += data.premises + data.hypotheses
     return list(dict.fromkeys(sentences))

@@ -17,7 +17,11 @@ from sbert_workbook.data.registry import DataSource, source
 
 
 def load_sts(name: str, split: str = "test", data_dir: str | os.PathLike | None = None, limit: int | None = None) -> StsData:
-    """Load an STS data set by registry name (``stsb``, ``sts12``…``sts16``, ``sickr``, ``demo``)."""
+    """Load an STS data set by registry name (``stsb``, ``sts12``…``sts16``, ``sickr``, ``demo``).
+
+    ``limit``, as in every loader: at most that many pairs, a random sample (seed 0) kept in file order
+    (:meth:`~sbert_workbook.data.records.StsData.sample`); ``.first(n)`` on the result takes the first n instead.
+    """
     entry = source(name)
     if entry.kind != "sts":
         raise ValueError(f"{name!r} is an NLI data set; use load_nli({name!r}).")
@@ -30,7 +34,11 @@ def load_sts(name: str, split: str = "test", data_dir: str | os.PathLike | None 
 
 
 def load_nli(name: str, split: str | None = None, data_dir: str | os.PathLike | None = None, limit: int | None = None) -> NliData:
-    """Load an NLI data set by registry name (``snli``, ``mnli``, ``sick_nli``)."""
+    """Load an NLI data set by registry name (``snli``, ``mnli``, ``sick_nli``).
+
+    ``limit``, as in :func:`load_sts`: at most that many pairs, a random sample (seed 0) kept in file order;
+    ``.first(n)`` on the result takes the first n instead.
+    """
     entry = source(name)
     if entry.kind != "nli":
         raise ValueError(f"{name!r} is an STS data set; use load_sts({name!r}).")
@@ -43,10 +51,7 @@ def load_nli(name: str, split: str | None = None, data_dir: str | os.PathLike | 
         data = nli_from_hub(entry, split)
     _check_found(data, entry, data_dir)
     _check_not_empty(data, split)
-    if limit is not None and limit < len(data):
-        data = NliData(data.name, data.split, data.premises[:limit], data.hypotheses[:limit], data.labels[:limit],
-                       f"{data.origin} (first {limit})")
-    return data
+    return data.sample(limit)
 
 
 def _check_found(data: StsData | NliData | None, entry: DataSource, data_dir) -> None:

@@ -44,6 +44,13 @@ class StsData:
                        self.scores[keep], [self.subsets[i] for i in keep], f"{self.origin} (sample of {n}, seed {seed})",
                        self.score_range)
 
+    def first(self, n: int | None) -> StsData:
+        """The first ``n`` pairs in file order (all when n is None): unlike :meth:`sample`, rows stay aligned with other files."""
+        if n is None or n >= len(self):
+            return self
+        return StsData(self.name, self.split, self.sentences1[:n], self.sentences2[:n], self.scores[:n], self.subsets[:n],
+                       f"{self.origin} (first {n})", self.score_range)
+
 
 @dataclass
 class NliData:
@@ -59,6 +66,21 @@ class NliData:
 
     def __len__(self) -> int:
         return len(self.labels)
+
+    def sample(self, n: int | None, seed: int = 0) -> NliData:
+        """At most ``n`` pairs drawn at random with ``seed`` (kept in file order); all when n is None, as :meth:`StsData.sample`."""
+        if n is None or n >= len(self):
+            return self
+        keep = np.sort(np.random.default_rng(seed).choice(len(self), size=n, replace=False))
+        return NliData(self.name, self.split, [self.premises[i] for i in keep], [self.hypotheses[i] for i in keep],
+                       [self.labels[i] for i in keep], f"{self.origin} (sample of {n}, seed {seed})", self.label_names)
+
+    def first(self, n: int | None) -> NliData:
+        """The first ``n`` pairs in file order (all when n is None): rows stay aligned with another file of the same rows."""
+        if n is None or n >= len(self):
+            return self
+        return NliData(self.name, self.split, self.premises[:n], self.hypotheses[:n], self.labels[:n],
+                       f"{self.origin} (first {n})", self.label_names)
 
     def label_ids(self) -> np.ndarray:
         return np.array([self.label_names.index(label) for label in self.labels])

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+import torch
 
 from sbert_workbook.encoding.text_input import checked_sentences
 
@@ -164,8 +165,8 @@ def whitespace_rows(sentence: str, row_of: dict[str, int], stop_words=None) -> l
 class GloveEncoder:
     """Averaged GloVe: a sentence is the (optionally weighted) mean of its known words' vectors.
 
-    ``encode(sentences)`` has the interface :func:`~sbert_workbook.evaluation.sts.evaluate_sts`
-    accepts. Tokens come from :func:`glove_tokens`; words GloVe does not know are skipped, and
+    A :class:`~sbert_workbook.encoding.contract.SentenceEncoder`: ``encode(sentences)`` is what
+    :func:`~sbert_workbook.evaluation.sts.evaluate_sts` accepts. Tokens come from :func:`glove_tokens`; words GloVe does not know are skipped, and
     a sentence with no known word is the zero vector (its cosine with anything is 0).
     ``word_weight(rows)`` (optional) weights each word by its row, e.g. SIF's a / (a + p(w));
     ``word_transform(vectors)`` (optional) post-processes the word vectors looked up, e.g. all-but-the-top.
@@ -190,8 +191,9 @@ class GloveEncoder:
     def __repr__(self) -> str:
         return f"GloveEncoder({self.__name__!r}, {self.glove!r})"
 
-    def encode(self, sentences, pooling: str = "mean", batch_size: int | None = None, **_ignored) -> np.ndarray:
-        """Sentence vectors (n, dim), float64, in input order; ``pooling`` and ``batch_size`` are accepted and unused."""
+    def encode(self, sentences, pooling: str = "mean", batch_size: int | None = None) -> torch.Tensor:
+        """Sentence vectors (n, dim), a float64 tensor, in input order; ``pooling`` and ``batch_size`` are accepted and
+        unused (the :class:`~sbert_workbook.encoding.contract.SentenceEncoder` contract)."""
         sentences = checked_sentences(sentences)
         rows = [self.rows(s) for s in sentences]
         needed = np.unique(np.fromiter((r for sentence in rows for r in sentence), dtype=np.int64))
@@ -205,4 +207,4 @@ class GloveEncoder:
                 weights = np.ones(len(sentence)) if self.word_weight is None else self.word_weight(np.asarray(sentence))
                 out[i] = weights @ table[[position[r] for r in sentence]] / len(sentence)
         self.unknown_sentences = sum(not sentence for sentence in rows)
-        return out
+        return torch.from_numpy(out)

@@ -4,7 +4,9 @@
 their mean over all pairs), ``arrays`` turns embeddings into one array or tensor type,
 ``projection`` gives embeddings 2-D or 3-D coordinates for pictures (``02``, ``05``), ``sts`` computes
 Spearman/Pearson against gold scores with both aggregations, ``baselines``
-recomputes SBERT's Table 1 rows, ``search`` is semantic search with a bi-encoder and what a
+recomputes SBERT's Table 1 rows, ``comparison`` is the one table comparing any methods that turn
+sentences into vectors (``05``), ``geometry`` the singular spectrum, alignment and uniformity (``02``),
+``probes`` the logistic-regression probes on pair features, ``search`` is semantic search with a bi-encoder and what a
 cross-encoder would cost instead (taught in ``04``), ``provenance``
 makes every table say which model, pooling, aggregation and split produced it (``00``), ``plots``
 draws STS results. Reads from ``data`` and ``encoding``; the lesson subpackages build on it.

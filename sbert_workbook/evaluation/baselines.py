@@ -1,8 +1,8 @@
 """SBERT's Table 1 baselines: the published rows as data, and the student's recomputation.
 
 Introduced in ``03_pooling_and_sts.ipynb``. One forward pass per sentence serves every
-pooling (:class:`MultiPoolingEncoder`, a cache over :mod:`sbert_workbook.encoding.views`), so
-the static / CLS / mean / first_last_avg rows of the table cost about as much as one of them.
+pooling (:class:`~sbert_workbook.encoding.pooled_views.PooledViews`), so the static / CLS /
+mean / first_last_avg rows of the table cost about as much as one of them.
 The averaged-GloVe row (:func:`glove_row`) needs no model: it averages GloVe 6B 50-d word vectors.
 """
 from __future__ import annotations
@@ -12,17 +12,14 @@ from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
-import torch
 
 from sbert_workbook.data.records import StsData
 from sbert_workbook.data.registry import SEVEN_STS_SETS
 from sbert_workbook.evaluation.similarity import cosine_similarity
 from sbert_workbook.evaluation.sts import evaluate_sts
 from sbert_workbook.encoding.glove import GLOVE_NAME, GloveEncoder, GloveVectors, load_glove
-from sbert_workbook.encoding.pooling import POOLINGS
-from sbert_workbook.encoding.views import checked_poolings, encode_views
+from sbert_workbook.encoding.pooled_views import PooledViews
 from sbert_workbook.evaluation.provenance import inherit_provenance
-from sbert_workbook.encoding.text_input import checked_sentences
 from sbert_workbook.published import SBERT_TABLE1
 
 TABLE1_SOURCE = SBERT_TABLE1.source()
@@ -60,35 +57,6 @@ def published_table1(rows: Sequence[str] | None = None) -> pd.DataFrame:
     return table
 
 
-class MultiPoolingEncoder:
-    """An :class:`~sbert_workbook.encoding.encoder.Encoder` seen through every pooling at once.
-
-    ``encode(sentences, pooling)`` runs the model once per new sentence, pools its hidden
-    states in all ``poolings`` and caches them, so asking for the next pooling is free.
-    It has ``resolved`` and ``encode`` like an Encoder, so ``evaluate_sts`` accepts it.
-    """
-
-    def __init__(self, encoder, poolings: Sequence[str] = POOLINGS, batch_size: int = 32):
-        self.encoder, self.poolings, self.batch_size = encoder, checked_poolings(poolings), batch_size
-        self.resolved = encoder.resolved
-        self._cache: dict[str, dict[str, torch.Tensor]] = {p: {} for p in self.poolings}
-
-    def __repr__(self) -> str:
-        return f"MultiPoolingEncoder({self.encoder!r}, poolings={self.poolings}, cached={len(self._cache[self.poolings[0]])})"
-
-    def encode(self, sentences, pooling: str = "mean", batch_size: int | None = None, **_ignored) -> torch.Tensor:
-        """Sentence vectors (n, dim) for ``pooling``, float32 on the CPU, in input order."""
-        if pooling not in self._cache:
-            raise ValueError(f"Pooling {pooling!r} was not prepared; this encoder pools {', '.join(self.poolings)}.")
-        sentences = checked_sentences(sentences)
-        missing = [s for s in dict.fromkeys(sentences) if s not in self._cache[pooling]]
-        if missing:
-            views = encode_views(self.encoder, missing, self.poolings, batch_size or self.batch_size, progress=False)
-            for name, vectors in views.items():
-                self._cache[name].update(zip(missing, vectors))
-        return torch.stack([self._cache[pooling][s] for s in sentences])
-
-
 def sentence_transformers_pooling(encoder) -> str | None:
     """The pooling a sentence-transformers model was trained with (``1_Pooling/config.json``), or None.
 
@@ -116,10 +84,10 @@ def baseline_table(
 ) -> pd.DataFrame:
     """Spearman x 100 per data set (columns, plus ``avg``) for each pooling (rows) of one model.
 
-    ``encoder`` may be an Encoder or a :class:`MultiPoolingEncoder` (reused, so its cache
-    serves later calls). ``attrs['provenance']`` says what produced the table.
+    ``encoder`` may be an Encoder or a :class:`~sbert_workbook.encoding.pooled_views.PooledViews`
+    (reused, so the vectors it holds serve later calls). ``attrs['provenance']`` says what produced the table.
     """
-    multi = encoder if isinstance(encoder, MultiPoolingEncoder) else MultiPoolingEncoder(encoder, poolings)
+    multi = encoder if isinstance(encoder, PooledViews) else PooledViews(encoder, poolings)
     rows, provenance = {}, {}
     for name in poolings:
         table = evaluate_sts(multi, datasets, name, aggregation=aggregation, data_dir=data_dir, limit=limit)
@@ -176,7 +144,7 @@ def beside_published(recomputed: pd.DataFrame, model_label: str, trained_pooling
 def pair_cosine_per_encoder(encoders: dict[str, object], sentence1: str, sentence2: str) -> dict[str, float]:
     """cos(u, v) of one sentence pair under each labelled (encoder, pooling): ``{label: cosine}``.
 
-    ``encoders`` maps a label to ``(encoder, pooling)``; a :class:`MultiPoolingEncoder`
+    ``encoders`` maps a label to ``(encoder, pooling)``; a :class:`~sbert_workbook.encoding.pooled_views.PooledViews`
     makes every pooling of one model cost a single forward pass.
     """
     if not sentence1.strip() or not sentence2.strip():

@@ -23,11 +23,11 @@ from sklearn.preprocessing import StandardScaler
 from sbert_workbook.evaluation.arrays import as_array
 from sbert_workbook.evaluation.similarity import cosine_similarity
 
-#: The pair features, in the order :func:`pair_features` concatenates them.
-PAIR_FEATURES = ("u", "v", "|u-v|", "u*v")
+#: The pair features, in the order :func:`probe_features` concatenates them.
+PROBE_FEATURES = ("u", "v", "|u-v|", "u*v")
 
 
-def pair_features(u, v) -> np.ndarray:
+def probe_features(u, v) -> np.ndarray:
     """(n, 4·dim) float64 rows [u, v, |u−v|, u∗v] for n pairs of (n, dim) embeddings (``03_pooling_and_sts.ipynb``)."""
     u, v = as_array(u), as_array(v)
     if u.ndim != 2 or u.shape != v.shape:
@@ -52,12 +52,12 @@ def fit_probe(features, labels: Sequence, C: float = 1.0, max_iter: int = 2000):
 
 def probe_accuracy(train_u, train_v, train_labels: Sequence, test_u, test_v, test_labels: Sequence,
                    C: float = 1.0) -> float:
-    """Accuracy in [0, 1] on the test pairs of a probe fitted on the training pairs' :func:`pair_features`.
+    """Accuracy in [0, 1] on the test pairs of a probe fitted on the training pairs' :func:`probe_features`.
 
     Introduced in ``03_pooling_and_sts.ipynb`` (SICK entailment, frozen embeddings of each pooling).
     """
-    probe = fit_probe(pair_features(train_u, train_v), train_labels, C=C)
-    test_features, test_labels = pair_features(test_u, test_v), np.asarray(test_labels)
+    probe = fit_probe(probe_features(train_u, train_v), train_labels, C=C)
+    test_features, test_labels = probe_features(test_u, test_v), np.asarray(test_labels)
     if len(test_features) != len(test_labels):
         raise ValueError(f"{len(test_features)} test pairs but {len(test_labels)} test labels: give one label per pair.")
     return float((probe.predict(test_features) == test_labels).mean())

@@ -13,6 +13,7 @@ from scipy.stats import pearsonr, spearmanr
 
 from sbert_workbook.data.loaders import StsData, load_sts
 from sbert_workbook.data.registry import SEVEN_STS_SETS
+from sbert_workbook.encoding.contract import as_embed_function, pooling_of
 from sbert_workbook.evaluation.arrays import as_array
 from sbert_workbook.evaluation.provenance import describe_model
 from sbert_workbook.evaluation.similarity import SIMILARITIES
@@ -70,15 +71,6 @@ def evaluate_sts_data(embed, data: StsData, similarity: str = "cosine", aggregat
     return {f"{stat}_{similarity}": value for stat, value in scores.items()}
 
 
-def as_embed_function(encoder_or_embed, pooling: str = "mean", batch_size: int = 64) -> Callable[[list[str]], object]:
-    """An ``Encoder`` becomes ``sentences -> encoder.encode(sentences, pooling)``; a callable stays itself."""
-    if hasattr(encoder_or_embed, "encode"):
-        return lambda sentences: encoder_or_embed.encode(sentences, pooling=pooling, batch_size=batch_size)
-    if callable(encoder_or_embed):
-        return encoder_or_embed
-    raise TypeError("Pass an Encoder (from load_encoder) or a function mapping a list of sentences to embeddings.")
-
-
 def evaluate_sts(
     encoder_or_embed,
     datasets: Sequence[str] = SEVEN_STS_SETS,
@@ -109,7 +101,7 @@ def evaluate_sts(
     table["pairs"] = table["pairs"].astype(int)
     table.attrs["provenance"] = {
         "model": describe_model(encoder_or_embed),
-        "pooling": pooling if hasattr(encoder_or_embed, "encode") else "given by the embed function",
+        "pooling": pooling_of(encoder_or_embed, pooling),
         "similarity": similarity,
         "aggregation": f"{aggregation}: {AGGREGATION_MEANING[aggregation]}",
         "split": "test" + (f", random sample of at most {limit} pairs per set" if limit else ""),

@@ -5,6 +5,7 @@ import numpy as np
 from scipy.stats import pearsonr, spearmanr
 
 from sbert_workbook.anisotropy import metrics as an
+from sbert_workbook.evaluation import geometry
 from sbert_workbook.evaluation.projection import project
 from sbert_workbook.evaluation.similarity import mean_cosine
 from sbert_workbook.exercises import solution
@@ -35,15 +36,15 @@ def _directions_for(ratios, share: float = 0.5, off_by_one: bool = False) -> int
 
 @solution(wrong={
     "off by one: the index where the cumulative share reaches 0.5, not the count": lambda static_vectors: _directions_for(
-        an.principal_variance_ratios(static_vectors), off_by_one=True),
+        geometry.principal_variance_ratios(static_vectors), off_by_one=True),
     "uncentred shares (the common direction counted as a principal direction)": lambda static_vectors: _directions_for(
-        an.principal_variance_ratios(static_vectors, center=False)),
+        geometry.principal_variance_ratios(static_vectors, center=False)),
     "shares of σ, not of σ² (the variance)": lambda static_vectors: _directions_for(
-        (lambda s: s / s.sum())(np.sqrt(an.principal_variance_ratios(static_vectors)))),
+        (lambda s: s / s.sum())(np.sqrt(geometry.principal_variance_ratios(static_vectors)))),
 })
 def ex02_2(static_vectors) -> int:
     """How many centred principal directions it takes for the cumulative variance share to reach 0.5."""
-    return _directions_for(an.principal_variance_ratios(static_vectors))
+    return _directions_for(geometry.principal_variance_ratios(static_vectors))
 
 
 @solution(wrong={

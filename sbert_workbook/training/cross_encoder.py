@@ -8,23 +8,18 @@ forward pass, which :mod:`sbert_workbook.evaluation.search` times (pass :meth:`C
 """
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 import torch
-from tqdm.auto import tqdm
+from torch import nn
 
 from sbert_workbook.data.records import StsData
 from sbert_workbook.devices import pick_device
 from sbert_workbook.encoding.resolve import ResolvedModel, resolve_model
 from sbert_workbook.encoding.text_input import checked_sentences
 from sbert_workbook.evaluation.sts import correlations
-from sbert_workbook.settings import set_seed
-from sbert_workbook.training.examples import Examples
-from sbert_workbook.training.fitting import TrainingConfig, batch_plan, mixed_precision_for
 from sbert_workbook.training.siamese import SMALL_BERT
 
 
@@ -38,13 +33,19 @@ def checked_pairs(pairs: Sequence[tuple[str, str]]) -> tuple[list[str], list[str
     return checked_sentences(list(first)), checked_sentences(list(second))
 
 
-class CrossEncoder:
-    """Transformer + regression head over ``[CLS] a [SEP] b [SEP]``: pairs in, one score each out."""
+class CrossEncoder(nn.Module):
+    """Transformer + regression head over ``[CLS] a [SEP] b [SEP]``: pairs in, one score each out.
+
+    Trained by :func:`~sbert_workbook.training.fitting.fit` with the ``cross_regression`` objective
+    (:mod:`sbert_workbook.training.objectives`), like the bi-encoder: the same batch plan, resume,
+    out-of-memory back-off and dev evaluation.
+    """
 
     def __init__(self, model, tokenizer, resolved: ResolvedModel, max_length: int = 128):
         if model.config.num_labels != 1:
             raise ValueError(f"A regression cross-encoder has one output, this model has {model.config.num_labels}: "
                              "build it with CrossEncoder.from_pretrained(name).")
+        super().__init__()
         self.model, self.tokenizer, self.resolved, self.max_length = model, tokenizer, resolved, max_length
 
     @property
@@ -54,6 +55,14 @@ class CrossEncoder:
     @property
     def name(self) -> str:
         return f"cross-encoder over {self.resolved.model_id}"
+
+    def forward(self, **batch) -> torch.Tensor:
+        """The head's output for a tokenized batch of pairs: shape (pairs, 1)."""
+        return self.model(**batch).logits
+
+    def sts_spearman(self, data: StsData) -> float:
+        """Spearman × 100 of this model's scores on ``data`` (what ``fit`` tracks on the dev set)."""
+        return evaluate_cross_encoder(self, data)["spearman"]
 
     def tokenize(self, pairs: Sequence[tuple[str, str]]) -> dict[str, torch.Tensor]:
         """One ``[CLS] a [SEP] b [SEP]`` row per pair (token type 0 for a, 1 for b), padded to the longest."""
@@ -128,57 +137,6 @@ class CrossEncoder:
                                  f"BERT {sizes['num_hidden_layers']} layers × {sizes['hidden_size']}, random init",
                                  "none", f"untrained; tokenizer of {source.model_id}")
         return cls(model.to(pick_device(device)), tokenizer, resolved, max_length)
-
-
-@dataclass
-class CrossEncoderRun:
-    """What :func:`train_cross_encoder` did: steps, seconds, pairs seen and the loss of every step."""
-
-    steps: int
-    seconds: float
-    examples_seen: int
-    precision: str
-    history: dict = field(default_factory=dict)
-
-
-def train_cross_encoder(model: CrossEncoder, examples: Examples, config: TrainingConfig | None = None) -> CrossEncoderRun:
-    """Fit the cross-encoder to pairs with scores in [0, 1] (:func:`~sbert_workbook.training.examples.sts_pairs`).
-
-    The paper's recipe as in :func:`~sbert_workbook.training.fitting.fit`: the same seeded batch plan,
-    AdamW with linear warm-up and decay, gradient clipping, mixed precision through ``accelerate``;
-    the loss is the head's mean squared error (``04`` §1).
-    """
-    from accelerate import Accelerator
-    from transformers import get_linear_schedule_with_warmup
-
-    config = config or TrainingConfig()
-    if len(examples.columns) != 2 or examples.labels is None:
-        raise ValueError(f"A cross-encoder trains on scored pairs; got columns {list(examples.columns)} "
-                         f"(labels: {examples.labels is not None}). Build them with sts_pairs(load_sts('stsb', 'train')).")
-    device = pick_device(config.device)
-    accelerator = Accelerator(cpu=device.type == "cpu", mixed_precision=mixed_precision_for(device, config.mixed_precision))
-    plan = batch_plan(examples, "regression", config)
-    set_seed(config.seed)
-    optimizer = torch.optim.AdamW(model.model.parameters(), lr=config.learning_rate, weight_decay=config.weight_decay)
-    scheduler = get_linear_schedule_with_warmup(optimizer, int(config.warmup_ratio * len(plan)), len(plan))
-    prepared, optimizer = accelerator.prepare(model.model, optimizer)
-    history, started = {"step": [], "loss": []}, time.perf_counter()
-    prepared.train()
-    for step, batch in enumerate(tqdm(plan, desc="cross-encoder (regression)", unit="step", disable=not config.progress), 1):
-        (first, second), labels = examples.batch(batch)
-        with accelerator.autocast():
-            loss = prepared(**model.tokenize(list(zip(first, second))), labels=labels.float().to(accelerator.device)).loss
-        accelerator.backward(loss)
-        if config.max_grad_norm:
-            accelerator.clip_grad_norm_(prepared.parameters(), config.max_grad_norm)
-        optimizer.step()
-        scheduler.step()
-        optimizer.zero_grad()
-        history["step"].append(step)
-        history["loss"].append(float(loss.detach()))
-    model.model = accelerator.unwrap_model(prepared).eval()
-    precision = {"no": "fp32"}.get(accelerator.mixed_precision, accelerator.mixed_precision)
-    return CrossEncoderRun(len(plan), time.perf_counter() - started, sum(map(len, plan)), precision, history)
 
 
 def evaluate_cross_encoder(model: CrossEncoder, data: StsData, batch_size: int = 32) -> dict[str, float]:

@@ -1,4 +1,8 @@
-"""``fit``: Sentence-BERT fine-tuning on top of Hugging Face ``accelerate`` (``04_siamese_finetuning.ipynb``).
+"""``fit``: the one training loop, on top of Hugging Face ``accelerate`` (``04_siamese_finetuning.ipynb``).
+
+It trains a :class:`~sbert_workbook.training.siamese.SiameseModel` (bi-encoder objectives) and a
+:class:`~sbert_workbook.training.cross_encoder.CrossEncoder` (``cross_regression``) alike: every
+objective is one entry of :data:`~sbert_workbook.training.objectives.OBJECTIVES`.
 
 accelerate places the model on the device, runs mixed precision (fp16 on GPUs below compute
 capability 8, bf16 from 8, fp32 on CPU), accumulates gradients and, under ``accelerate launch``
@@ -20,9 +24,8 @@ from tqdm.auto import tqdm
 from sbert_workbook.training.checkpoints import load_checkpoint, load_weights, random_state, restore_random_state, save_checkpoint, save_weights
 from sbert_workbook.data.records import StsData
 from sbert_workbook.devices import half_precision_dtype, pick_device
-from sbert_workbook.evaluation.sts import evaluate_sts_data
-from sbert_workbook.training.losses import OBJECTIVES, objective_loss
 from sbert_workbook.training.examples import Examples, no_duplicate_batches, shuffled_batches
+from sbert_workbook.training.objectives import OBJECTIVES, checked_objective
 from sbert_workbook.settings import set_seed
 
 
@@ -70,16 +73,20 @@ class TrainingResult:
 
 def fit(model, examples: Examples, objective: str, config: TrainingConfig | None = None, dev: StsData | None = None,
         output_dir: str | Path | None = None, callback: Callable[[dict, dict], None] | None = None) -> TrainingResult:
-    """Train ``model`` (a :class:`~sbert_workbook.training.siamese.SiameseModel`) on ``examples`` with ``objective``.
+    """Train ``model`` on ``examples`` with ``objective``, a name in :data:`~sbert_workbook.training.objectives.OBJECTIVES`.
 
-    ``objective``: ``softmax`` (NLI labels; call ``model.add_classifier()`` first), ``regression``
-    (scores in [0, 1]), ``triplet`` or ``mnrl``. With ``dev`` (STS-B dev), Spearman is measured
+    A :class:`~sbert_workbook.training.siamese.SiameseModel` trains with ``softmax`` (NLI labels;
+    call ``model.add_classifier()`` first), ``regression`` (scores in [0, 1]), ``triplet`` or
+    ``mnrl``; a :class:`~sbert_workbook.training.cross_encoder.CrossEncoder` with
+    ``cross_regression`` (scores in [0, 1]). With ``dev`` (STS-B dev), Spearman is measured
     every ``eval_every`` steps and the best weights are kept in ``output_dir/best``. A checkpoint
     in ``output_dir/checkpoint`` lets a second call with the same arguments continue where an
     interrupted one stopped. ``callback(event, history)`` runs after every step (live plots).
     """
     config = config or TrainingConfig()
-    _check_inputs(model, examples, objective, config)
+    checked_objective(objective, model, examples)
+    if len(examples) == 0 or config.batch_size < 1:
+        raise ValueError(f"Nothing to train: {len(examples)} examples, batch size {config.batch_size}.")
     output_dir = Path(output_dir) if output_dir else Path(tempfile.mkdtemp(prefix="sbw-fit-"))
     run = _Run(model, examples, objective, config, dev, output_dir)
     return run.train(callback)
@@ -95,12 +102,12 @@ def load_best(model, output_dir: str | Path) -> dict:
 def batch_plan(examples: Examples, objective: str, config: TrainingConfig) -> list[list[int]]:
     """Every batch of the run, fixed by the seed: epoch e is shuffled with seed + e.
 
-    The ranking objective gets batches without repeated sentences (a repeat would be its own
-    negative); the others get plain shuffled batches.
+    Objectives with in-batch negatives get batches without repeated sentences (a repeat would be
+    its own negative); the others get plain shuffled batches.
     """
     plan = []
     for epoch in range(config.epochs):
-        if objective == "mnrl":
+        if OBJECTIVES[objective].in_batch_negatives:
             plan += no_duplicate_batches(examples, config.batch_size, config.seed + epoch)
         else:
             plan += shuffled_batches(len(examples), config.batch_size, config.seed + epoch)
@@ -115,30 +122,33 @@ def mixed_precision_for(device: torch.device, requested: str = "auto") -> str:
     return {None: "no", torch.bfloat16: "bf16", torch.float16: "fp16"}[dtype]
 
 
-def _check_inputs(model, examples: Examples, objective: str, config: TrainingConfig) -> None:
-    if objective not in OBJECTIVES:
-        raise ValueError(f"Unknown objective {objective!r}: use one of {', '.join(OBJECTIVES)}.")
-    columns, wants_labels = OBJECTIVES[objective]["columns"], OBJECTIVES[objective]["labels"] is not None
-    if len(examples.columns) < columns or (wants_labels and examples.labels is None):
-        raise ValueError(f"The {objective} objective needs {columns} sentence columns{' and labels' if wants_labels else ''}; "
-                         f"got columns {list(examples.columns)} (labels: {examples.labels is not None}). "
-                         "Build the examples with nli_pairs, sts_pairs, nli_triplets or nli_positive_pairs.")
-    if objective == "softmax" and model.head is None:
-        raise ValueError("The softmax objective trains a classifier on (u, v, |u-v|): call model.add_classifier(num_labels=3) first.")
-    if len(examples) == 0 or config.batch_size < 1:
-        raise ValueError(f"Nothing to train: {len(examples)} examples, batch size {config.batch_size}.")
-
-
 def _forward_backward(run: _Run, columns: list[list[str]], labels) -> torch.Tensor:
-    """Embed the columns, compute the loss, backpropagate (through accelerate); return the loss."""
+    """The objective's loss on one (micro-)batch, through accelerate's prepared model; backpropagate; return the loss."""
     with run.accelerator.autocast():
-        features = run.model.tokenize([sentence for column in columns for sentence in column])
-        embeddings = run.prepared(**{key: value.to(run.accelerator.device) for key, value in features.items()})
-        embeddings = list(torch.split(embeddings, [len(column) for column in columns]))
         labels = None if labels is None else labels.to(run.accelerator.device)
-        loss = objective_loss(run.objective, embeddings, labels, run.model.head, run.config.margin, run.config.scale)
+        loss = OBJECTIVES[run.objective].loss(run.model, columns, labels, run.config, run.prepared)
     run.accelerator.backward(loss)
     return loss.detach()
+
+
+def back_off_after_out_of_memory(run: _Run, batch_size: int) -> None:
+    """CUDA ran out of memory mid-step: drop the half-accumulated gradients and halve the micro-batch.
+
+    The effective batch stays ``batch_size`` (gradient accumulation over more micro-batches), and the
+    step is redone. Gives up with advice at micro-batches of 1. This is the only place that decides
+    how a run reacts to running out of memory.
+    """
+    run.optimizer.optimizer.zero_grad(set_to_none=True)
+    if torch.cuda.is_available():
+        torch.cuda.empty_cache()
+    if run.micro_batch_size <= 1:
+        raise torch.cuda.OutOfMemoryError(
+            "CUDA ran out of memory even with micro-batches of 1 example. Lower max_length "
+            "(model.max_length), use a smaller model, or train on a GPU with more memory.")
+    run.micro_batch_size = max(1, run.micro_batch_size // 2)
+    steps = -(-batch_size // run.micro_batch_size)
+    print(f"CUDA ran out of memory at step {run.step + 1}: continuing with micro-batches of {run.micro_batch_size} "
+          f"and {steps} accumulation steps, so the effective batch stays {batch_size}.", flush=True)
 
 
 class _Run:
@@ -201,7 +211,7 @@ class _Run:
             try:
                 return self._accumulated_step(batch)
             except torch.cuda.OutOfMemoryError:
-                self._back_off(len(batch))
+                back_off_after_out_of_memory(self, len(batch))
 
     def _accumulated_step(self, batch: list[int]) -> float:
         size = self.micro_batch_size
@@ -221,19 +231,6 @@ class _Run:
                     self.optimizer.zero_grad()
         return total
 
-    def _back_off(self, batch_size: int) -> None:
-        self.optimizer.optimizer.zero_grad(set_to_none=True)  # drop the half-accumulated gradients
-        if torch.cuda.is_available():
-            torch.cuda.empty_cache()
-        if self.micro_batch_size <= 1:
-            raise torch.cuda.OutOfMemoryError(
-                "CUDA ran out of memory even with micro-batches of 1 example. Lower max_length "
-                "(model.max_length), use a smaller model, or train on a GPU with more memory.")
-        self.micro_batch_size = max(1, self.micro_batch_size // 2)
-        steps = -(-batch_size // self.micro_batch_size)
-        print(f"CUDA ran out of memory at step {self.step + 1}: continuing with micro-batches of {self.micro_batch_size} "
-              f"and {steps} accumulation steps, so the effective batch stays {batch_size}.", flush=True)
-
     # ------------------------------------------------------------------ logging and evaluation
     def _log(self, loss: float, bar) -> None:
         self.history["step"].append(self.step)
@@ -252,9 +249,8 @@ class _Run:
         if self.dev is None:
             return
         model = self.model
-        metrics = evaluate_sts_data(lambda s: model.encoder().encode(s, pooling=model.pooling, batch_size=64), self.dev)
-        model.train()  # encoder() switched the transformer to eval mode
-        score = metrics["spearman_cosine"]
+        score = model.sts_spearman(self.dev)
+        model.train()  # evaluation switched the model to eval mode
         self.history["eval_step"].append(self.step)
         self.history["dev_spearman"].append(score)
         if self.best["spearman"] is None or score > self.best["spearman"]:

@@ -83,28 +83,3 @@ def scale_scores(scores, low: float, high: float) -> torch.Tensor:
     if high <= low:
         raise ValueError(f"The score range [{low}, {high}] is empty: pass the data set's score_range.")
     return (torch.as_tensor(scores, dtype=torch.float32) - low) / (high - low)
-
-
-def objective_loss(objective: str, embeddings: list[torch.Tensor], labels: torch.Tensor | None, head=None,
-                   margin: float = 1.0, scale: float = 20.0) -> torch.Tensor:
-    """Dispatch by name: ``softmax`` (needs ``head``), ``regression``, ``triplet`` or ``mnrl``."""
-    if objective == "softmax":
-        if head is None:
-            raise ValueError("The softmax objective needs a classifier head: call model.add_classifier(num_labels=3) first.")
-        return classification_loss(embeddings[0], embeddings[1], labels, head)
-    if objective == "regression":
-        return cosine_regression_loss(embeddings[0], embeddings[1], labels)
-    if objective == "triplet":
-        return triplet_loss(*embeddings[:3], margin=margin)
-    if objective == "mnrl":
-        return multiple_negatives_ranking_loss(embeddings[0], embeddings[1], embeddings[2] if len(embeddings) > 2 else None, scale)
-    raise ValueError(f"Unknown objective {objective!r}: use one of {', '.join(OBJECTIVES)}.")
-
-
-#: Objective name -> how many sentence columns it reads at least, and the labels it needs (None: no labels).
-OBJECTIVES = {
-    "softmax": {"columns": 2, "labels": "class ids"},
-    "regression": {"columns": 2, "labels": "scores in [0, 1]"},
-    "triplet": {"columns": 3, "labels": None},
-    "mnrl": {"columns": 2, "labels": None},  # a third column, when given, holds hard negatives
-}

@@ -6,6 +6,7 @@ Introduced in ``04_siamese_finetuning.ipynb``. Both sentences of a pair go throu
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import torch
@@ -15,7 +16,9 @@ from sbert_workbook.devices import pick_device
 from sbert_workbook.encoding.encoder import Encoder
 from sbert_workbook.training.losses import SBERT_PAIR_FEATURES, ClassifierHead
 from sbert_workbook.encoding.resolve import ResolvedModel, resolve_model
-from sbert_workbook.encoding.pooling import TOKEN_POOLING_FUNCTIONS
+from sbert_workbook.data.records import StsData
+from sbert_workbook.encoding.pooling import INPUT_POOLINGS, POOLINGS, TOKEN_POOLING_FUNCTIONS, pool, word_embedding_pooling
+from sbert_workbook.evaluation.sts import evaluate_sts_data
 from sbert_workbook.encoding.quiet_loading import load_transformer_quietly
 
 #: A small BERT for "training from scratch" on a CPU: 4 layers of width 256 (about 11 M parameters
@@ -26,12 +29,18 @@ SMALL_BERT = {"hidden_size": 256, "num_hidden_layers": 4, "num_attention_heads":
 class SiameseModel(nn.Module):
     """Transformer + token pooling (+ classifier head): sentences in, vectors (and a loss) out."""
 
-    def __init__(self, transformer, tokenizer, resolved: ResolvedModel, pooling: str = "mean", max_length: int = 128):
+    def __init__(self, transformer, tokenizer, resolved: ResolvedModel, pooling: str = "mean", max_length: int = 128,
+                 layers: Sequence[int] | None = None):
         super().__init__()
-        if pooling not in TOKEN_POOLING_FUNCTIONS:
-            raise ValueError(f"Training pools the last layer: choose pooling from {', '.join(TOKEN_POOLING_FUNCTIONS)}, not {pooling!r}.")
+        if pooling not in POOLINGS:
+            raise ValueError(f"Unknown pooling {pooling!r}: choose from {', '.join(POOLINGS)}, or pass layers=[...].")
+        hidden_states = transformer.config.num_hidden_layers + 1
+        if layers is not None and (not layers or any(not -hidden_states <= layer < hidden_states for layer in layers)):
+            raise ValueError(f"layers={list(layers)} must name at least one of this model's {hidden_states} hidden states "
+                             f"(0 = embeddings, 1..{hidden_states - 1} = transformer layers; negatives count from the end).")
         self.transformer, self.tokenizer, self.resolved = transformer, tokenizer, resolved
         self.pooling, self.max_length = pooling, max_length
+        self.layers = None if layers is None else tuple(layers)
         self.head: ClassifierHead | None = None
 
     @property
@@ -56,20 +65,34 @@ class SiameseModel(nn.Module):
         return self.tokenizer(list(sentences), padding=True, truncation=True, max_length=self.max_length, return_tensors="pt")
 
     def forward(self, input_ids, attention_mask, token_type_ids=None) -> torch.Tensor:
-        """u = pool(BERT(sentence)): one vector per row of ``input_ids``."""
-        output = self.transformer(input_ids=input_ids, attention_mask=attention_mask, token_type_ids=token_type_ids)
-        return TOKEN_POOLING_FUNCTIONS[self.pooling](output.last_hidden_state, attention_mask)
+        """u = pool(BERT(sentence)): one vector per row of ``input_ids``, with any pooling an Encoder has."""
+        if self.pooling in INPUT_POOLINGS and self.layers is None:  # a look-up in the input word embeddings
+            return word_embedding_pooling(self.transformer.get_input_embeddings(), input_ids, attention_mask)
+        all_layers = self.layers is not None or self.pooling not in TOKEN_POOLING_FUNCTIONS
+        output = self.transformer(input_ids=input_ids, attention_mask=attention_mask, token_type_ids=token_type_ids,
+                                  output_hidden_states=all_layers)
+        states = output.hidden_states if all_layers else (output.last_hidden_state,)
+        return pool(states, attention_mask, self.pooling, self.layers)
 
-    def embed_columns(self, columns: list[list[str]]) -> list[torch.Tensor]:
-        """Embed every column (premises, hypotheses, …) in one forward pass; one tensor per column."""
+    def embed_columns(self, columns: list[list[str]], forward=None) -> list[torch.Tensor]:
+        """Embed every column (premises, hypotheses, …) in one forward pass; one tensor per column.
+
+        ``forward`` runs the pass instead of the model itself (``fit`` passes accelerate's prepared model).
+        """
         sizes = [len(column) for column in columns]
         features = self.tokenize([sentence for column in columns for sentence in column])
-        embeddings = self(**{key: value.to(self.device) for key, value in features.items()})
+        embeddings = (forward or self)(**{key: value.to(self.device) for key, value in features.items()})
         return list(torch.split(embeddings, sizes))
 
     def encoder(self) -> Encoder:
         """The workbook's :class:`~sbert_workbook.encoding.encoder.Encoder` over these weights (eval mode), for evaluate_sts."""
         return Encoder(self.transformer, self.tokenizer, self.resolved, self.device, self.max_length)
+
+    def sts_spearman(self, data: StsData) -> float:
+        """Spearman × 100 of cosine similarity on ``data`` with this model's pooling (what ``fit`` tracks on the dev set)."""
+        encoder = self.encoder()
+        embed = lambda s: encoder.encode(s, pooling=self.pooling, layers=self.layers, batch_size=64)  # noqa: E731
+        return evaluate_sts_data(embed, data)["spearman_cosine"]
 
     def save(self, folder: str | Path) -> Path:
         """Save a folder that :func:`~sbert_workbook.load_encoder` can load (plus ``head.safetensors``)."""
@@ -83,7 +106,8 @@ class SiameseModel(nn.Module):
         return folder
 
     @classmethod
-    def from_pretrained(cls, name: str = "auto", pooling: str = "mean", max_length: int = 128, device=None) -> SiameseModel:
+    def from_pretrained(cls, name: str = "auto", pooling: str = "mean", max_length: int = 128, device=None,
+                        layers: Sequence[int] | None = None) -> SiameseModel:
         """A trainable Siamese model from any name :func:`~sbert_workbook.resolve_model` understands."""
         from transformers import AutoTokenizer
 
@@ -91,11 +115,11 @@ class SiameseModel(nn.Module):
         print(f"Model: {resolved.describe()}")
         tokenizer = AutoTokenizer.from_pretrained(resolved.path)
         transformer = load_transformer_quietly(resolved.path, resolved.model_id)
-        return cls(transformer, tokenizer, resolved, pooling, max_length).to(pick_device(device))
+        return cls(transformer, tokenizer, resolved, pooling, max_length, layers).to(pick_device(device))
 
     @classmethod
     def from_scratch(cls, tokenizer_from: str = "embedded", pooling: str = "mean", max_length: int = 128,
-                     device=None, seed: int = 0, **config) -> SiameseModel:
+                     device=None, seed: int = 0, layers: Sequence[int] | None = None, **config) -> SiameseModel:
         """A freshly initialised BERT (``SMALL_BERT`` sizes unless overridden) with another model's tokenizer.
 
         Nothing in it has been trained: it is the honest "before" of a training run.
@@ -112,7 +136,7 @@ class SiameseModel(nn.Module):
         resolved = ResolvedModel("scratch", Path("(in memory)"), "fresh random initialisation", f"BERT {shape}, random init",
                                  f"seed {seed}", f"randomly initialised BERT ({shape}) with the tokenizer of {tokenizer_source.model_id}")
         print(f"Model: {resolved.describe()}")
-        return cls(transformer, tokenizer, resolved, pooling, max_length).to(pick_device(device))
+        return cls(transformer, tokenizer, resolved, pooling, max_length, layers).to(pick_device(device))
 
     def renamed(self, model_id: str, reason: str) -> SiameseModel:
         """Relabel the model for tables, e.g. after training: ``model.renamed('… + NLI (200 steps)', '…')``."""
