@@ -87,7 +87,7 @@ def scale_scores(scores, low: float, high: float) -> torch.Tensor:
 
 def objective_loss(objective: str, embeddings: list[torch.Tensor], labels: torch.Tensor | None, head=None,
                    margin: float = 1.0, scale: float = 20.0) -> torch.Tensor:
-    """Dispatch by name: ``softmax`` (needs ``head``), ``regression``, ``triplet`` or ``mnrl``."""
+    """Dispatch by name: ``softmax`` (needs ``head``), ``regression``, ``triplet``, ``mnrl`` or ``simcse`` (τ = 1/scale)."""
     if objective == "softmax":
         if head is None:
             raise ValueError("The softmax objective needs a classifier head: call model.add_classifier(num_labels=3) first.")
@@ -98,6 +98,9 @@ def objective_loss(objective: str, embeddings: list[torch.Tensor], labels: torch
         return triplet_loss(*embeddings[:3], margin=margin)
     if objective == "mnrl":
         return multiple_negatives_ranking_loss(embeddings[0], embeddings[1], embeddings[2] if len(embeddings) > 2 else None, scale)
+    if objective == "simcse":  # training/contrastive.py (06): InfoNCE, through SimCSE's MLP when one is attached
+        from sbert_workbook.training.contrastive import simcse_loss
+        return simcse_loss(embeddings, head, temperature=1 / scale)
     raise ValueError(f"Unknown objective {objective!r}: use one of {', '.join(OBJECTIVES)}.")
 
 
@@ -107,4 +110,5 @@ OBJECTIVES = {
     "regression": {"columns": 2, "labels": "scores in [0, 1]"},
     "triplet": {"columns": 3, "labels": None},
     "mnrl": {"columns": 2, "labels": None},  # a third column, when given, holds hard negatives
+    "simcse": {"columns": 2, "labels": None},  # (x, x) unsupervised, (x, entailment[, contradiction]) supervised
 }
