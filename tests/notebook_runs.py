@@ -29,6 +29,8 @@ STANDIN_PARAMETERS = {
     "05_bert_flow": {"PAIRS_PER_SET": 16, "NLI_PAIRS": 40},
     "04_siamese_finetuning": {"NLI_STEPS": 4, "STSB_STEPS": 4, "ABLATION_STEPS": 2, "CROSS_STEPS": 2, "STS_LIMIT": 16,
                               "DEV_PAIRS": 16},
+    "06_contrastive_simcse": {"STEPS": 2, "BATCH_SIZE": 4, "UNSUP_SENTENCES": 20, "DEV_PAIRS": 16, "PAIRS_PER_SET": 16,
+                              "PROBE_PAIRS": 40},
 }
 
 SOLUTION_LINE = re.compile(r'^(\w+) = solution_or\("(ex\d\d_\w+)", \1\)$')

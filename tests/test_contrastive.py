@@ -181,3 +181,48 @@ def test_plain_accumulation_would_have_changed_the_in_batch_loss():
     a, p = torch.randn(8, 6, generator=g), torch.randn(8, 6, generator=g)
     halves = (contrastive.info_nce_loss(a[:4], p[:4]) + contrastive.info_nce_loss(a[4:], p[4:])) / 2
     assert not torch.allclose(halves, contrastive.info_nce_loss(a, p))
+
+
+# ----------------------------------------------------------------------------- isotropy.py: the rows of section 5
+from sbert_workbook.training import isotropy  # noqa: E402
+
+
+def test_mean_unrelated_cosine_counts_every_ordered_pair_once():
+    vectors = np.array([[1.0, 0.0], [0.0, 2.0], [3.0, 3.0]])
+    unit = vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
+    by_hand = np.mean([unit[i] @ unit[j] for i in range(3) for j in range(3) if i != j])
+    assert isotropy.mean_unrelated_cosine(vectors) == pytest.approx(by_hand, abs=1e-6)
+    with pytest.raises(ValueError, match="two sentences"):
+        isotropy.mean_unrelated_cosine(vectors[:1])
+
+
+def test_spectrum_is_flat_for_an_isotropic_cloud_and_steep_for_a_cone():
+    rng = np.random.default_rng(0)
+    isotropic = rng.normal(size=(2000, 8))
+    cone = isotropic * np.array([10.0, 1, 1, 1, 0.1, 0.1, 0.1, 0.1]) + np.array([20.0, 0, 0, 0, 0, 0, 0, 0])
+    flat, steep = isotropy.singular_spectrum(isotropic), isotropy.singular_spectrum(cone)
+    assert flat[0] == steep[0] == pytest.approx(1.0) and flat[-1] > 0.8 and steep[-1] < 0.1
+    assert isotropy.top_direction_share(isotropic) == pytest.approx(1 / 8, abs=0.03)
+    assert isotropy.top_direction_share(cone) > 0.9
+
+
+def test_sts_scores_agree_with_scipy_on_each_set(shared_data):
+    from scipy.stats import spearmanr
+
+    data = sbw.load_sts("stsb", "test", data_dir=shared_data, limit=30)
+    rng = np.random.default_rng(0)
+    table = {s: rng.normal(size=8) for s in set(data.sentences1 + data.sentences2)}
+    embed = lambda sentences: torch.tensor(np.stack([table[s] for s in sentences]))  # noqa: E731
+    cosines = [float(table[a] @ table[b] / np.linalg.norm(table[a]) / np.linalg.norm(table[b]))
+               for a, b in zip(data.sentences1, data.sentences2)]
+    scores = isotropy.sts_scores(embed, {"stsb": data})
+    assert scores["stsb"] == pytest.approx(100 * spearmanr(cosines, data.scores).statistic, abs=1e-6)
+    assert scores["avg (all)"] == scores["stsb"] == pytest.approx(scores["avg (wmean)"])  # one subset: all = wmean
+
+
+def test_measure_callback_records_at_the_start_and_every_few_steps(triplets, tmp_path):
+    model = tiny_model()
+    calls = isotropy.measure_callback(model, {"norm": lambda embed: float(embed(SENTENCES[:3]).norm())}, every=2)
+    fit(model, triplets, "simcse", settings(max_steps=3), output_dir=tmp_path, callback=calls)
+    assert calls.trajectory["step"] == [0, 2, 3] and len(calls.trajectory["norm"]) == 3
+    assert calls.trajectory["norm"][0] != calls.trajectory["norm"][-1]  # training moved the vectors
