@@ -23,8 +23,7 @@ from sbert_workbook.devices import half_precision_dtype, pick_device
 from sbert_workbook.evaluation.sts import evaluate_sts_data
 from sbert_workbook.training.losses import OBJECTIVES, objective_loss
 from sbert_workbook.training.examples import Examples, no_duplicate_batches, shuffled_batches
-from sbert_workbook.training.contrastive import IN_BATCH_OBJECTIVES
-from sbert_workbook.training.gradient_cache import cached_loss_backward
+from sbert_workbook.training.gradient_cache import IN_BATCH_OBJECTIVES, back_off_keeps, cached_optimizer_step, uses_cache
 from sbert_workbook.settings import set_seed
 
 
@@ -48,7 +47,7 @@ class TrainingConfig:
     device: str | None = None
     progress: bool = True
     margin: float = 1.0  # triplet ε
-    scale: float = 20.0  # multiple-negatives ranking scale (1 / temperature): simcse's τ = 1 / scale
+    scale: float = 20.0  # multiple-negatives ranking scale (1 / temperature; simcse's τ = 1 / scale)
 
 
 @dataclass
@@ -75,7 +74,7 @@ def fit(model, examples: Examples, objective: str, config: TrainingConfig | None
     """Train ``model`` (a :class:`~sbert_workbook.training.siamese.SiameseModel`) on ``examples`` with ``objective``.
 
     ``objective``: ``softmax`` (NLI labels; call ``model.add_classifier()`` first), ``regression``
-    (scores in [0, 1]), ``triplet``, ``mnrl`` or ``simcse`` (06; its MLP: ``contrastive.add_projection_head``). With ``dev`` (STS-B dev), Spearman is measured
+    (scores in [0, 1]), ``triplet``, ``mnrl`` or ``simcse`` (06). With ``dev`` (STS-B dev), Spearman is measured
     every ``eval_every`` steps and the best weights are kept in ``output_dir/best``. A checkpoint
     in ``output_dir/checkpoint`` lets a second call with the same arguments continue where an
     interrupted one stopped. ``callback(event, history)`` runs after every step (live plots).
@@ -129,19 +128,6 @@ def _check_inputs(model, examples: Examples, objective: str, config: TrainingCon
         raise ValueError("The softmax objective trains a classifier on (u, v, |u-v|): call model.add_classifier(num_labels=3) first.")
     if len(examples) == 0 or config.batch_size < 1:
         raise ValueError(f"Nothing to train: {len(examples)} examples, batch size {config.batch_size}.")
-
-
-def _cached_forward_backward(run: _Run, columns: list[list[str]]) -> torch.Tensor:
-    """In-batch objectives over micro-batches: every example keeps the whole batch's negatives (gradient_cache.py)."""
-    def embed(sentences):
-        with run.accelerator.autocast():
-            features = run.model.tokenize(sentences)
-            return run.prepared(**{key: value.to(run.accelerator.device) for key, value in features.items()})
-
-    def loss_of(embeddings):
-        with run.accelerator.autocast():
-            return objective_loss(run.objective, embeddings, None, run.model.head, run.config.margin, run.config.scale)
-    return cached_loss_backward(embed, columns, loss_of, run.micro_batch_size, run.accelerator.backward)
 
 
 def _forward_backward(run: _Run, columns: list[list[str]], labels) -> torch.Tensor:
@@ -213,15 +199,13 @@ class _Run:
         """
         batch = batch[self.accelerator.process_index::self.accelerator.num_processes] or batch[:1]
         while True:
-            try:
-                return self._accumulated_step(batch)
+            try:  # in-batch objectives over micro-batches: gradient caching keeps every negative (gradient_cache.py)
+                return (cached_optimizer_step if uses_cache(self, batch) else _Run._accumulated_step)(self, batch)
             except torch.cuda.OutOfMemoryError:
                 self._back_off(len(batch))
 
     def _accumulated_step(self, batch: list[int]) -> float:
         size = self.micro_batch_size
-        if self.objective in IN_BATCH_OBJECTIVES and size < len(batch):
-            return self._cached_step(batch)
         chunks = [batch[start:start + size] for start in range(0, len(batch), size)]
         self.accelerator.gradient_accumulation_steps = len(chunks)
         self.accelerator.step = 0  # each optimizer step starts a fresh accumulation cycle
@@ -238,19 +222,6 @@ class _Run:
                     self.optimizer.zero_grad()
         return total
 
-    def _cached_step(self, batch: list[int]) -> float:
-        """One optimizer step of an in-batch objective over micro-batches, with the full batch's loss and negatives."""
-        columns, _ = self.examples.batch(batch)
-        self.accelerator.gradient_accumulation_steps, self.accelerator.step = 1, 0  # one backward pass per step
-        with self.accelerator.accumulate(self.prepared):
-            loss = float(_cached_forward_backward(self, columns))
-            if self.config.max_grad_norm:
-                self.accelerator.clip_grad_norm_(self.prepared.parameters(), self.config.max_grad_norm)
-            self.optimizer.step()
-            self.scheduler.step()
-            self.optimizer.zero_grad()
-        return loss
-
     def _back_off(self, batch_size: int) -> None:
         self.optimizer.optimizer.zero_grad(set_to_none=True)  # drop the half-accumulated gradients
         if torch.cuda.is_available():
@@ -261,10 +232,8 @@ class _Run:
                 "(model.max_length), use a smaller model, or train on a GPU with more memory.")
         self.micro_batch_size = max(1, self.micro_batch_size // 2)
         steps = -(-batch_size // self.micro_batch_size)
-        how = (f"gradient caching over {steps} micro-batches, so every example keeps all {batch_size - 1} in-batch negatives"
-               if self.objective in IN_BATCH_OBJECTIVES else f"{steps} accumulation steps, so the effective batch stays {batch_size}")
         print(f"CUDA ran out of memory at step {self.step + 1}: continuing with micro-batches of {self.micro_batch_size} "
-              f"and {how}.", flush=True)
+              f"and {steps} {back_off_keeps(self.objective, batch_size)}.", flush=True)
 
     # ------------------------------------------------------------------ logging and evaluation
     def _log(self, loss: float, bar) -> None:

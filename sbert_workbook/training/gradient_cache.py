@@ -21,6 +21,9 @@ from collections.abc import Callable, Sequence
 
 import torch
 
+from sbert_workbook.training.contrastive import IN_BATCH_OBJECTIVES
+from sbert_workbook.training.losses import objective_loss
+
 
 class RandomState:
     """The CPU (and CUDA) random state at creation; ``with state:`` replays it and restores the caller's afterwards."""
@@ -75,3 +78,40 @@ def cached_loss_backward(embed: Callable[[list[str]], torch.Tensor], columns: li
         (piece_embeddings * gradient[start:start + len(piece)].to(piece_embeddings.dtype)).sum().backward()
         start += len(piece)
     return loss.detach()
+
+
+def uses_cache(run, batch: list[int]) -> bool:
+    """Whether ``fit``'s run must cache gradients for ``batch``: an in-batch objective, split into micro-batches."""
+    return run.objective in IN_BATCH_OBJECTIVES and run.micro_batch_size < len(batch)
+
+
+def back_off_keeps(objective: str, batch_size: int) -> str:
+    """How ``fit``'s out-of-memory back-off keeps the batch's loss: the end of its message."""
+    if objective in IN_BATCH_OBJECTIVES:
+        return f"micro-batches with gradient caching, so every example keeps all {batch_size - 1} in-batch negatives"
+    return f"accumulation steps, so the effective batch stays {batch_size}"
+
+
+def cached_optimizer_step(run, batch: list[int]) -> float:
+    """One optimizer step of ``fit``'s run (``fitting._Run``) over micro-batches, with the whole batch's loss and negatives."""
+    accelerator = run.accelerator
+    columns, _ = run.examples.batch(batch)
+
+    def embed(sentences):
+        with accelerator.autocast():
+            features = run.model.tokenize(sentences)
+            return run.prepared(**{key: value.to(accelerator.device) for key, value in features.items()})
+
+    def loss_of(embeddings):
+        with accelerator.autocast():
+            return objective_loss(run.objective, embeddings, None, run.model.head, run.config.margin, run.config.scale)
+
+    accelerator.gradient_accumulation_steps, accelerator.step = 1, 0  # one backward pass per optimizer step
+    with accelerator.accumulate(run.prepared):
+        loss = float(cached_loss_backward(embed, columns, loss_of, run.micro_batch_size, accelerator.backward))
+        if run.config.max_grad_norm:
+            accelerator.clip_grad_norm_(run.prepared.parameters(), run.config.max_grad_norm)
+        run.optimizer.step()
+        run.scheduler.step()
+        run.optimizer.zero_grad()
+    return loss
