@@ -34,6 +34,8 @@ STANDIN_PARAMETERS = {
     "04_siamese_finetuning": {"BATCH_SIZE": 4, "NLI_STEPS": 2, "STSB_STEPS": 2, "ABLATION_STEPS": 1, "ABLATION_VARIANTS": 3,
                               "SEED_RUNS": 2, "SAVE_CHECKPOINTS": False, "CROSS_STEPS": 2, "COST_SIZES": (4, 8),
                               "STS_LIMIT": 16, "DEV_PAIRS": 16},
+    "06_contrastive_simcse": {"STEPS": 2, "BATCH_SIZE": 4, "UNSUP_SENTENCES": 20, "DEV_PAIRS": 16, "PAIRS_PER_SET": 16,
+                              "PROBE_PAIRS": 40},
 }
 
 SOLUTION_LINE = re.compile(r'^(\w+) = solution_or\("(ex\d\d_\w+)", \1\)$')

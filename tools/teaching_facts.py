@@ -40,6 +40,12 @@ EQUATIONS = [
      "sbert_workbook.calibration.flow:Glow.log_prob", "05_bert_flow", "6"),
     ("whitening (Su et al. 2021)", "x̃ = (x − μ) W, W = U Λ^{−1/2} from Σ = U Λ Uᵀ (first k columns: whitening-k)",
      "sbert_workbook.calibration.calibrators:Whitening", "05_bert_flow", "5"),
+    ("InfoNCE (SimCSE Eq. 1; 04's in-batch negatives at s = 1/τ)",
+     "ℓ_i = −log e^{sim(h_i, h_i⁺)/τ} / Σ_j e^{sim(h_i, h_j⁺)/τ}, sim = cosine, τ = 0.05",
+     "sbert_workbook.training.contrastive:info_nce_loss", "06_contrastive_simcse", "1"),
+    ("alignment and uniformity (Wang & Isola 2020, SimCSE §5)",
+     "ℓ_align = E‖f̂(x) − f̂(x⁺)‖², ℓ_uniform = log E e^{−2‖f̂(x) − f̂(y)‖²}, on unit vectors",
+     "sbert_workbook.anisotropy.metrics:alignment", "06_contrastive_simcse", "2"),
     ("Spearman's ρ (× 100)", "ρ = Pearson(rank(cos(u, v)), rank(gold)) = 1 − 6 Σ d_i² / (n(n² − 1)) without ties",
      "sbert_workbook.evaluation.sts:correlations", "03_pooling_and_sts", "1"),
 ]
@@ -60,6 +66,8 @@ KEY_NUMBERS = [
     ("SIMCSE_TABLE_C1", "BERT-flow (target)", "stsb"), ("SIMCSE_TABLE_C1", "BERT-whitening (target)", "stsb"),
     ("BERT_FLOW_TABLE1", "mean L2 norm", None), ("SBERT_TABLE7", "SBERT-base - smart batching", None),
     ("SBERT_CLUSTERING_COST", "BERT (cross-encoder) hours", None), ("SBERT_CLUSTERING_COST", "SBERT seconds", None),
+    ("SIMCSE_TABLE3", "Unsup. SimCSE-BERT-base", "p=0.0"), ("SIMCSE_TABLE3", "Unsup. SimCSE-BERT-base", "p=0.1"),
+    ("SIMCSE_TABLE5", "Unsup. SimCSE-BERT-base", "avg"), ("SIMCSE_TABLE5", "Sup. SimCSE-BERT-base", "avg"),
     ("ALL_MINILM_STSB", None, None),
 ]
 #: Source lines of the published.py constants that are not PublishedTables.
@@ -96,4 +104,13 @@ PAPER_MAP = [
     ("SimCSE 2104.08821", "`all` vs `wmean` aggregation: why published numbers disagree", "03_pooling_and_sts", "4", ""),
     ("SimCSE 2104.08821", "alignment and uniformity (Wang & Isola 2020), the lens SimCSE uses", "02_anisotropy", "7", ""),
     ("SimCSE 2104.08821", "Table C.1: BERT-flow and BERT-whitening under `all`", "05_bert_flow", "7", "SIMCSE_TABLE_C1"),
+    ("SimCSE 2104.08821", "Eq. 1 and Table D.1: InfoNCE, temperature τ = 0.05", "06_contrastive_simcse", "1", "SIMCSE_TABLE_D1"),
+    ("SimCSE 2104.08821", "§3, Figure 2: unsupervised SimCSE, alignment and uniformity while training", "06_contrastive_simcse",
+     "2", ""),
+    ("SimCSE 2104.08821", "Tables 3 and 1: dropout p, discrete augmentations", "06_contrastive_simcse", "3", "SIMCSE_TABLE3"),
+    ("SimCSE 2104.08821", "§4, Table 6: supervised SimCSE (entailment +, contradiction −)", "06_contrastive_simcse", "4",
+     "SIMCSE_TABLE6"),
+    ("SimCSE 2104.08821", "Table 5, §5: seven STS sets and the singular spectrum", "06_contrastive_simcse", "5", "SIMCSE_TABLE5"),
+    ("SimCSE 2104.08821", "Appendix E, Table E.1: transfer probes; flow and whitening hurt", "06_contrastive_simcse", "6",
+     "SIMCSE_TABLE_E1"),
 ]

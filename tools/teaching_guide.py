@@ -1,4 +1,4 @@
-"""Write the generated blocks of TEACHING.md (the teacher's guide to ``00_start_here.ipynb`` … ``05_bert_flow.ipynb``).
+"""Write the generated blocks of TEACHING.md (the teacher's guide to ``00_start_here.ipynb`` … ``06_contrastive_simcse.ipynb``).
 
 Use: ``python tools/teaching_guide.py`` (rewrites every block between ``<!-- generated: NAME … -->`` and
 ``<!-- end generated: NAME -->``); ``--check`` only says whether TEACHING.md is up to date (tests/test_teaching.py).

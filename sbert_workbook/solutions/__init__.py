@@ -1,4 +1,4 @@
-"""Reference solutions of the notebooks' exercises, out of the student's sight (``00_start_here.ipynb`` to ``05_bert_flow.ipynb``).
+"""Reference solutions of the notebooks' exercises, out of the student's sight (``00_start_here.ipynb`` to ``06_contrastive_simcse.ipynb``).
 
 One module per notebook (``nb01.py`` for ``01_mlm_to_similarity``), one function ``exNN_K`` per checked exercise,
 each listing plausible wrong answers, and a ``DISCUSSION`` dict of model answers to the open questions.

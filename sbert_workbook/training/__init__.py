@@ -8,4 +8,9 @@ training loop, on top of accelerate, ``cross_encoder`` is the cross-encoder trai
 bi-encoder by the same ``fit`` (§1), ``checkpoints``
 makes runs resumable, ``ablations`` runs the paper's Table 6 ablations, ``plots`` draws SBERT's two
 architectures, training curves and the before/after table.
+
+Contrastive learning (``06_contrastive_simcse.ipynb``): ``contrastive`` holds InfoNCE and SimCSE (fit's
+``simcse`` objective, its MLP, dropout and the unsupervised pairs), ``gradient_cache`` keeps every in-batch
+negative when ``fit`` must split a batch, ``isotropy`` scores trained models and calibrators as rows of one
+table, ``contrastive_plots`` draws a run's alignment–uniformity path and the singular spectra.
 """

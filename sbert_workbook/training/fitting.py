@@ -25,6 +25,7 @@ from sbert_workbook.training.checkpoints import load_checkpoint, load_weights, r
 from sbert_workbook.data.records import StsData
 from sbert_workbook.devices import half_precision_dtype, pick_device
 from sbert_workbook.training.examples import Examples, no_duplicate_batches, shuffled_batches
+from sbert_workbook.training.gradient_cache import back_off_keeps, cached_optimizer_step, uses_cache
 from sbert_workbook.training.objectives import OBJECTIVES, checked_objective
 from sbert_workbook.settings import set_seed
 
@@ -49,7 +50,7 @@ class TrainingConfig:
     device: str | None = None
     progress: bool = True
     margin: float = 1.0  # triplet ε
-    scale: float = 20.0  # multiple-negatives ranking scale (1 / temperature)
+    scale: float = 20.0  # multiple-negatives ranking scale (1 / temperature; simcse's τ = 1 / scale)
 
 
 @dataclass
@@ -77,7 +78,7 @@ def fit(model, examples: Examples, objective: str, config: TrainingConfig | None
 
     A :class:`~sbert_workbook.training.siamese.SiameseModel` trains with ``softmax`` (NLI labels;
     call ``model.add_classifier()`` first), ``regression`` (scores in [0, 1]), ``triplet`` or
-    ``mnrl``; a :class:`~sbert_workbook.training.cross_encoder.CrossEncoder` with
+    ``mnrl`` or ``simcse`` (06); a :class:`~sbert_workbook.training.cross_encoder.CrossEncoder` with
     ``cross_regression`` (scores in [0, 1]). With ``dev`` (STS-B dev), Spearman is measured
     every ``eval_every`` steps and the best weights are kept in ``output_dir/best``. A checkpoint
     in ``output_dir/checkpoint`` lets a second call with the same arguments continue where an
@@ -148,7 +149,7 @@ def back_off_after_out_of_memory(run: _Run, batch_size: int) -> None:
     run.micro_batch_size = max(1, run.micro_batch_size // 2)
     steps = -(-batch_size // run.micro_batch_size)
     print(f"CUDA ran out of memory at step {run.step + 1}: continuing with micro-batches of {run.micro_batch_size} "
-          f"and {steps} accumulation steps, so the effective batch stays {batch_size}.", flush=True)
+          f"and {steps} {back_off_keeps(run.objective, batch_size)}.", flush=True)
 
 
 class _Run:
@@ -208,8 +209,8 @@ class _Run:
         """
         batch = batch[self.accelerator.process_index::self.accelerator.num_processes] or batch[:1]
         while True:
-            try:
-                return self._accumulated_step(batch)
+            try:  # in-batch objectives over micro-batches: gradient caching keeps every negative (gradient_cache.py)
+                return (cached_optimizer_step if uses_cache(self, batch) else _Run._accumulated_step)(self, batch)
             except torch.cuda.OutOfMemoryError:
                 back_off_after_out_of_memory(self, len(batch))
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import torch
 import torch.nn.functional as F
 
+from sbert_workbook.training.contrastive import simcse_loss
 from sbert_workbook.training.cross_encoder import CrossEncoder
 from sbert_workbook.training.losses import classification_loss, cosine_regression_loss, multiple_negatives_ranking_loss, triplet_loss
 from sbert_workbook.training.siamese import SiameseModel
@@ -30,6 +31,9 @@ class Objective:
     model: type = SiameseModel  # the kind of model it trains
     in_batch_negatives: bool = False  # the other examples of a batch are negatives: batches never repeat a sentence
     needs_classifier: bool = False  # the model must have a classifier head (model.add_classifier())
+    #: In-batch objectives only: (model, column embeddings, config) -> loss, the half after embedding; fit's gradient
+    #: cache (gradient_cache.py) embeds the columns itself, a micro-batch at a time, and calls it on the whole batch.
+    on_embeddings: Callable | None = None
 
 
 def softmax_objective(model: SiameseModel, columns, labels, config, forward=None) -> torch.Tensor:
@@ -49,11 +53,25 @@ def triplet_objective(model: SiameseModel, columns, labels, config, forward=None
     return triplet_loss(*model.embed_columns(columns[:3], forward), margin=config.margin)
 
 
-def mnrl_objective(model: SiameseModel, columns, labels, config, forward=None) -> torch.Tensor:
-    """Multiple negatives ranking: in-batch negatives (plus hard negatives in a third column), scale ``config.scale``."""
-    embeddings = model.embed_columns(columns, forward)
+def mnrl_on_embeddings(model: SiameseModel, embeddings, config) -> torch.Tensor:
+    """Multiple negatives ranking on embedded columns: in-batch negatives (plus hard negatives in a third column)."""
     return multiple_negatives_ranking_loss(embeddings[0], embeddings[1], embeddings[2] if len(embeddings) > 2 else None,
                                            config.scale)
+
+
+def mnrl_objective(model: SiameseModel, columns, labels, config, forward=None) -> torch.Tensor:
+    """Multiple negatives ranking: in-batch negatives (plus hard negatives in a third column), scale ``config.scale``."""
+    return mnrl_on_embeddings(model, model.embed_columns(columns, forward), config)
+
+
+def simcse_on_embeddings(model: SiameseModel, embeddings, config) -> torch.Tensor:
+    """SimCSE's InfoNCE at τ = 1/``config.scale`` (0.05 at scale 20), through the MLP in ``model.head`` when attached (``06``)."""
+    return simcse_loss(embeddings, model.head, temperature=1 / config.scale)
+
+
+def simcse_objective(model: SiameseModel, columns, labels, config, forward=None) -> torch.Tensor:
+    """SimCSE: (x, x) with two dropout masks unsupervised, (x, entailment[, contradiction]) supervised (``06``)."""
+    return simcse_on_embeddings(model, model.embed_columns(columns, forward), config)
 
 
 def cross_regression_objective(model: CrossEncoder, columns, labels, config, forward=None) -> torch.Tensor:
@@ -67,7 +85,10 @@ OBJECTIVES: dict[str, Objective] = {
     "softmax": Objective(softmax_objective, columns=2, labels="class ids", needs_classifier=True),
     "regression": Objective(regression_objective, columns=2, labels="scores in [0, 1]"),
     "triplet": Objective(triplet_objective, columns=3, labels=None),
-    "mnrl": Objective(mnrl_objective, columns=2, labels=None, in_batch_negatives=True),  # a third column: hard negatives
+    "mnrl": Objective(mnrl_objective, columns=2, labels=None, in_batch_negatives=True,  # a third column: hard negatives
+                      on_embeddings=mnrl_on_embeddings),
+    "simcse": Objective(simcse_objective, columns=2, labels=None, in_batch_negatives=True,
+                        on_embeddings=simcse_on_embeddings),
     "cross_regression": Objective(cross_regression_objective, columns=2, labels="scores in [0, 1]", model=CrossEncoder),
 }
 

@@ -1,0 +1,56 @@
+"""Reference solutions for ``06_contrastive_simcse.ipynb`` (see :mod:`sbert_workbook.exercises` for the pattern)."""
+from __future__ import annotations
+
+import torch
+import torch.nn.functional as F
+
+from sbert_workbook.exercises import solution
+
+
+def _info_nce(normalise: bool = True, use_temperature: bool = True, shift_labels: bool = False):
+    def loss(anchors, positives, temperature):
+        a, p = (F.normalize(anchors, dim=1), F.normalize(positives, dim=1)) if normalise else (anchors, positives)
+        logits = a @ p.T / (temperature if use_temperature else 1.0)
+        labels = torch.arange(len(anchors))
+        return F.cross_entropy(logits, (labels + 1) % len(anchors) if shift_labels else labels)
+    return loss
+
+
+@solution(wrong={
+    "no temperature: plain cosines as logits": lambda: _info_nce(use_temperature=False),
+    "labels off the diagonal: row i labelled with column i + 1": lambda: _info_nce(shift_labels=True),
+    "unnormalised dot products instead of cosines": lambda: _info_nce(normalise=False),
+})
+def ex06_infonce():
+    """InfoNCE: cross-entropy over cos(a_i, p_j) / τ with the labels on the diagonal (row i's positive is column i)."""
+    return _info_nce()
+
+
+def _alignment(align_u, align_v, normalise: bool = True, squared: bool = True, reduce=torch.mean) -> float:
+    u, v = torch.as_tensor(align_u, dtype=torch.float32), torch.as_tensor(align_v, dtype=torch.float32)
+    if normalise:
+        u, v = F.normalize(u, dim=1), F.normalize(v, dim=1)
+    distances = (u - v).norm(dim=1)
+    return float(reduce(distances.pow(2) if squared else distances))
+
+
+@solution(wrong={
+    "not unit-normalised: raw vectors' distances": lambda align_u, align_v: _alignment(align_u, align_v, normalise=False),
+    "distance, not squared distance": lambda align_u, align_v: _alignment(align_u, align_v, squared=False),
+    "summed over the pairs instead of averaged": lambda align_u, align_v: _alignment(align_u, align_v, reduce=torch.sum),
+})
+def ex06_alignment(align_u, align_v):
+    """ℓ_align = mean over pairs of ‖û − v̂‖², û and v̂ unit-normalised (Wang & Isola, 2020; SimCSE §5)."""
+    return _alignment(align_u, align_v)
+
+
+DISCUSSION = {
+    "temperature": "τ sets the sharpness of each row's softmax. Very small τ lets the single hardest negative dominate the "
+                   "gradient (and false negatives — paraphrases that happen to share a batch — get pushed away hard); a "
+                   "large τ (1) treats every negative alike, and the loss barely cares how far apart sentences are, so "
+                   "uniformity is not learnt. SimCSE's Table D.1 shows a broad optimum around 0.05 and a steep fall at τ = 1.",
+    "deletion": "Deleting a word changes what the sentence says (a negation, the subject, the object): the positive is no "
+                "longer guaranteed to mean the same, so the model is taught to call different meanings equal. Dropout "
+                "noise perturbs the representation, not the text, and leaves the meaning intact: a minimal augmentation "
+                "that only stops the positive from being identical to the anchor.",
+}

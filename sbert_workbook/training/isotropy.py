@@ -1,0 +1,128 @@
+"""Isotropy by training vs after the fact: one table for encoders and calibrators alike (``06_contrastive_simcse.ipynb``).
+
+A *row* is anything that maps sentences to vectors: a trained model (:func:`model_row`), or the start
+model's vectors through a fitted calibrator (:func:`calibrated_row`). :func:`isotropy_table` scores
+every row on the same STS test sets (Spearman × 100 of cosine, ``all`` per set, the average under
+``all`` and ``wmean``), adds the mean cosine of unrelated sentences and the top singular direction's
+share, and any further *measures* the caller passes (the notebook passes alignment and uniformity,
+Wang & Isola 2020, as SimCSE §5 uses them). :func:`measure_callback` records such measures while
+``fit`` trains (SimCSE Figure 2).
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+import torch
+
+from sbert_workbook.data.records import StsData
+from sbert_workbook.evaluation.similarity import cosine_matrix
+from sbert_workbook.evaluation.sts import aggregate, score_pairs
+
+Embed = Callable[[list[str]], torch.Tensor]
+#: A measure maps a row (an Embed) to one number, e.g. ``lambda embed: uniformity(embed(sentences))``.
+Measure = Callable[[Embed], float]
+
+
+def model_row(model, batch_size: int = 64) -> Embed:
+    """A trained :class:`~sbert_workbook.training.siamese.SiameseModel` as a row: its encoder and pooling, in eval mode."""
+    def embed(sentences):
+        encoded = model.encoder().encode(list(sentences), pooling=model.pooling, batch_size=batch_size)
+        return torch.as_tensor(encoded, dtype=torch.float32)
+    return embed
+
+
+def calibrated_row(embed: Embed, calibrator) -> Embed:
+    """The start model's vectors through a fitted calibrator (whitening, flow, …: anything with ``transform``)."""
+    return lambda sentences: torch.as_tensor(calibrator.transform(torch.as_tensor(embed(sentences))), dtype=torch.float32)
+
+
+def positive_pairs(data: StsData, threshold: float = 4.0) -> tuple[list[str], list[str]]:
+    """The pairs scored at least ``threshold`` (of 5): SimCSE §5 takes STS-B pairs above 4 as alignment's positives."""
+    keep = [i for i, score in enumerate(data.scores) if score >= threshold]
+    if len(keep) < 2:
+        raise ValueError(f"Only {len(keep)} pairs of {data.name} score at least {threshold}: take more pairs or a lower threshold.")
+    return [data.sentences1[i] for i in keep], [data.sentences2[i] for i in keep]
+
+
+def mean_unrelated_cosine(vectors) -> float:
+    """The mean cosine over all pairs i ≠ j of ``vectors``: near 0 for an isotropic cloud, near 1 for a narrow cone."""
+    cosines = cosine_matrix(torch.as_tensor(vectors, dtype=torch.float32), torch.as_tensor(vectors, dtype=torch.float32))
+    n = len(cosines)
+    if n < 2:
+        raise ValueError("The mean cosine of unrelated sentences needs at least two sentences.")
+    return float((cosines.sum() - cosines.diagonal().sum()) / (n * (n - 1)))
+
+
+def singular_spectrum(vectors) -> np.ndarray:
+    """σ_k / σ_1 of the centred, unit-normalised vectors: flat when many directions are used, steep when a few dominate."""
+    unit = torch.nn.functional.normalize(torch.as_tensor(vectors, dtype=torch.float64), dim=1)
+    values = torch.linalg.svdvals(unit - unit.mean(0)).numpy()
+    return values / values[0]
+
+
+def top_direction_share(vectors) -> float:
+    """σ_1² / Σ σ_k² of the unit-normalised, *uncentred* vectors: the share of their energy along one common direction."""
+    unit = torch.nn.functional.normalize(torch.as_tensor(vectors, dtype=torch.float64), dim=1)
+    squared = torch.linalg.svdvals(unit).square()
+    return float(squared[0] / squared.sum())
+
+
+def sts_scores(embed: Embed, test_sets: Mapping[str, StsData]) -> dict[str, float]:
+    """Spearman × 100 of cosine per set (``all``), their average, and the average under ``wmean`` (NaN where a subset is too small)."""
+    scores, weighted = {}, []
+    for name, data in test_sets.items():
+        similarities = score_pairs(embed, data)
+        scores[name] = aggregate(similarities, data, "all")["spearman"]
+        try:
+            weighted.append(aggregate(similarities, data, "wmean")["spearman"])
+        except ValueError:  # a subset with fewer than 2 pairs (quick mode's samples) has no correlation
+            weighted.append(float("nan"))
+    scores["avg (all)"] = float(np.mean([scores[name] for name in test_sets]))
+    scores["avg (wmean)"] = float(np.mean(weighted))
+    return scores
+
+
+def isotropy_table(rows: Mapping[str, Embed], test_sets: Mapping[str, StsData], sentences: Sequence[str],
+                   measures: Mapping[str, Measure] | None = None) -> tuple[pd.DataFrame, dict[str, np.ndarray]]:
+    """One row per embedding: STS per set and averaged, the geometry of ``sentences``, then ``measures``; and each spectrum."""
+    table, spectra = {}, {}
+    for name, embed in rows.items():
+        vectors = embed(list(sentences))
+        table[name] = {**sts_scores(embed, test_sets), "mean cosine, unrelated": mean_unrelated_cosine(vectors),
+                       **{label: float(measure(embed)) for label, measure in (measures or {}).items()},
+                       "top direction's share": top_direction_share(vectors)}
+        spectra[name] = singular_spectrum(vectors)
+    frame = pd.DataFrame.from_dict(table, orient="index")
+    frame.index.name = "embedding"
+    return frame, spectra
+
+
+def measure_callback(model, measures: Mapping[str, Measure], every: int, trajectory: dict | None = None) -> Callable[[dict, dict], None]:
+    """A ``fit`` callback that records each measure of ``model`` every ``every`` steps (and at step 0 right away).
+
+    The record is ``callback.trajectory``: ``{"step": [...], name: [...] for each measure}``.
+    """
+    if every < 1:
+        raise ValueError(f"Record the measures every 1 step or more, got every={every}.")
+    trajectory = trajectory if trajectory is not None else {}
+    for key in ("step", *measures):
+        trajectory.setdefault(key, [])
+
+    def record(step: int) -> None:
+        was_training = model.training
+        embed = model_row(model)
+        trajectory["step"].append(step)
+        for name, measure in measures.items():
+            trajectory[name].append(float(measure(embed)))
+        model.train(was_training)
+
+    if not trajectory["step"]:
+        record(0)
+
+    def callback(event: dict, history: dict) -> None:
+        if event["step"] % every == 0 or event["step"] == event["total_steps"]:
+            record(event["step"])
+    callback.trajectory = trajectory
+    return callback
