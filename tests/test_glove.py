@@ -125,9 +125,13 @@ def test_stop_word_glove_row_is_named_apart_and_stands_alone_beside_table_1(shar
     row = glove_row(("stsb",), limit=40, data_dir=shared_data, drop_stop_words=True)
     assert row.name == GLOVE_NO_STOP_ROW
     data = load_sts("stsb", "test", data_dir=shared_data, limit=40)
-    mean = lambda s: np.asarray(glove.vectors[gl.whitespace_rows(s, glove.row_of)], dtype=np.float64).mean(axis=0)  # noqa: E731
+    def mean(sentence):  # no word left (all stop words): the zero vector, cosine 0 with everything
+        rows = gl.whitespace_rows(sentence, glove.row_of)
+        return np.asarray(glove.vectors[rows], dtype=np.float64).mean(axis=0) if rows else np.zeros(glove.dim)
+
     u, v = np.array([mean(s) for s in data.sentences1]), np.array([mean(s) for s in data.sentences2])
-    cosines = (u * v).sum(1) / np.linalg.norm(u, axis=1) / np.linalg.norm(v, axis=1)
+    norms = np.linalg.norm(u, axis=1) * np.linalg.norm(v, axis=1)
+    cosines = np.divide((u * v).sum(1), norms, out=np.zeros(len(norms)), where=norms > 0)
     assert row["stsb"] == pytest.approx(100 * spearmanr(cosines, data.scores).statistic, abs=1e-6)
 
 

@@ -26,6 +26,6 @@ def test_a_difference_under_the_spread_is_a_tie_in_either_direction():
 def test_neighbour_verdicts_rank_best_first_and_compare_each_row_with_the_next():
     table = ties.neighbour_verdicts({"cls": 30.0, "mean": 55.0, "glove": 56.0, "static": 40.0}, spread=1.76)
     assert list(table.index) == ["glove", "mean", "static", "cls"]
-    assert table["next below"].tolist() == ["mean", "static", "cls", None]
+    assert table["next below"].tolist() == ["mean", "static", "cls", ""]
     assert table["difference"].tolist()[:3] == pytest.approx([1.0, 15.0, 10.0])
     assert table["verdict"].tolist() == ["tie", "apart", "apart", ""]

@@ -43,13 +43,13 @@ def verdict(difference: float, spread: float) -> str:
 def neighbour_verdicts(scores: Mapping[str, float], spread: float) -> pd.DataFrame:
     """Rows ranked best first; each with its distance to the next row down and whether that is a tie.
 
-    ``scores`` maps a row (a pooling, a model) to its score; the last row has no neighbour below it.
+    ``scores`` maps a row (a pooling, a model) to its score; the last row has no neighbour below it (blank).
     """
     ranked = sorted(scores.items(), key=lambda item: -item[1])
     rows = []
     for (name, value), below in zip(ranked, [*ranked[1:], None]):
         difference = None if below is None else value - below[1]
-        rows.append({"row": name, "score": value, "next below": None if below is None else below[0],
+        rows.append({"row": name, "score": value, "next below": "" if below is None else below[0],
                      "difference": difference,
                      "verdict": "" if below is None else ("tie" if is_tie(difference, spread) else "apart")})
     return pd.DataFrame(rows).set_index("row")
