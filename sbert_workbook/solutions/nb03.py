@@ -138,13 +138,12 @@ DISCUSSION = {
               "and max; first_last_avg also needs the first transformer layer's hidden states, so that pooling runs "
               "in PyTorch (the ONNX encoder falls back to it), and its time is PyTorch's time.",
     "ex03_8": "SentEval reads SICK-E from (|u − v|, u ∗ v) alone: how the two sentences differ and agree, dimension by "
-              "dimension, not what each is about. Adding u and v (InferSent's four blocks) gives a frozen probe more "
-              "weights to fit on a few hundred pairs; for the trained mean view the accuracy moves little, because "
-              "training for similarity already put what the task needs into the difference and the product, while the "
-              "untrained views (word_embeddings, static) can gain or lose a few points either way. Compare gains with "
-              "the majority-label floor and with one test pair's worth of accuracy (100 / the number of test pairs) "
+              "dimension, not what each is about. Adding u and v (InferSent's four blocks) gives a frozen probe twice "
+              "the weights to fit on a few hundred pairs; whether that helps depends on the view, so hold each gain "
+              "against one test pair's worth of accuracy (100 / the number of test pairs) and the majority-label floor "
               "before reading anything into them. SBERT's Table 6 is a different experiment: there each concatenation "
               "is the softmax head that trains BERT on NLI, the head is dropped, and the score is the cosine of the "
-              "trained embeddings on STS-B; (u, v, |u − v|) came out best and adding u ∗ v lowered it slightly. A frozen "
+              "trained embeddings on STS-B dev; SBERT §6 reports that adding u ∗ v to (u, v, |u − v|) decreased it, "
+              "by less than the seed spreads the papers print (published.SBERT_TABLE6, published.SEED_SPREADS). A frozen "
               "probe scores its own predictions, so it can rank the same blocks differently.",
 }
