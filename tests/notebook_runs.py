@@ -25,7 +25,7 @@ VARIANTS = ["own-cache", "bert-base-standin"]
 #: branches are what is tested, not the numbers, and the whole stand-in variant must stay within ~5 minutes.
 STANDIN_PARAMETERS = {
     "02_anisotropy": {"N_PER_DATASET": 40, "STSB_PAIRS": 100},
-    "03_pooling_and_sts": {"QUICK_PAIRS": 16},
+    "03_pooling_and_sts": {"QUICK_PAIRS": 16, "RERANK_PAIRS": 80, "RERANK_QUERIES": 8, "RERANK_STEPS": 4},
     "05_bert_flow": {"PAIRS_PER_SET": 16, "NLI_PAIRS": 40},
     # 04: bert-base training steps dominate (~30 of batch 16 before), so batches of 4 pairs and fewer steps; three
     # ablation variants (mean and max pooling, then (u, v): both tables get rows) of one step, one more seed for §6.1,

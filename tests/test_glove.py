@@ -110,6 +110,31 @@ def test_recomputed_glove_row_stands_beside_the_published_one_and_is_not_repeate
     assert table.loc["Avg. GloVe embeddings", "source"] == "published, SBERT Table 1"
 
 
+def test_stop_word_glove_row_is_named_apart_and_stands_alone_beside_table_1(shared_data):
+    from sbert_workbook.evaluation.baselines import GLOVE_NO_STOP_ROW, beside_published
+
+    table = beside_published(pd.DataFrame({"stsb": [45.0, 55.0]}, index=["avg_glove", GLOVE_NO_STOP_ROW]), "bert")
+    assert list(table.index) == ["avg_glove (GloVe 6B 50d, not the paper's 840B 300d)", "Avg. GloVe embeddings",
+                                 f"{GLOVE_NO_STOP_ROW} (GloVe 6B 50d, stop words and punctuation dropped)"]
+    if not gl.glove_available():
+        pytest.skip(f"GloVe is not installed: {gl.GLOVE_INSTALL}")
+    from sbert_workbook import load_sts
+    from sbert_workbook.evaluation.baselines import glove_row
+
+    glove = gl.load_glove()
+    row = glove_row(("stsb",), limit=40, data_dir=shared_data, drop_stop_words=True)
+    assert row.name == GLOVE_NO_STOP_ROW
+    data = load_sts("stsb", "test", data_dir=shared_data, limit=40)
+    def mean(sentence):  # no word left (all stop words): the zero vector, cosine 0 with everything
+        rows = gl.whitespace_rows(sentence, glove.row_of)
+        return np.asarray(glove.vectors[rows], dtype=np.float64).mean(axis=0) if rows else np.zeros(glove.dim)
+
+    u, v = np.array([mean(s) for s in data.sentences1]), np.array([mean(s) for s in data.sentences2])
+    norms = np.linalg.norm(u, axis=1) * np.linalg.norm(v, axis=1)
+    cosines = np.divide((u * v).sum(1), norms, out=np.zeros(len(norms)), where=norms > 0)
+    assert row["stsb"] == pytest.approx(100 * spearmanr(cosines, data.scores).statistic, abs=1e-6)
+
+
 # --- issue 23 A: the variant sentence-transformers' average_word_embeddings_glove models use ---------------------
 SENTENCES = ["The man is playing the guitar, well.", "Don't, well-known!", "MAN playing", ", .", "",
              "a man -- playing; the GUITAR's known"]

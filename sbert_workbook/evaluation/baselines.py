@@ -39,8 +39,10 @@ POOLING_TO_TABLE1_ROW = {
 }
 #: Published rows shown alone ("published only") unless a recomputed row stands beside them (avg_glove, with GloVe installed).
 PUBLISHED_ONLY_ROWS = ("Avg. GloVe embeddings",)
-#: The name of the recomputed averaged-GloVe row in :func:`baseline_table`'s tables.
+#: The name of the recomputed averaged-GloVe row in :func:`baseline_table`'s tables (every token averaged).
 GLOVE_ROW = "avg_glove"
+#: The averaged-GloVe row with stop words and punctuation dropped (sentence-transformers' WhitespaceTokenizer).
+GLOVE_NO_STOP_ROW = "avg_glove_no_stop_words"
 BASELINE_POOLINGS = ("word_embeddings", "static", "cls", "mean", "first_last_avg", "last2_avg")
 
 
@@ -101,15 +103,17 @@ def baseline_table(
 
 
 def glove_row(datasets: Sequence[str] = SEVEN_STS_SETS, limit: int | None = None, data_dir=None,
-              glove: GloveVectors | None = None) -> pd.Series:
+              glove: GloveVectors | None = None, drop_stop_words: bool = False) -> pd.Series:
     """Averaged GloVe's Spearman × 100 per data set plus ``avg``: SBERT Table 1's first row, recomputed (``03``).
 
     The vectors are GloVe 6B 50-d (:func:`~sbert_workbook.encoding.glove.load_glove`; ``glove``
-    to pass others), not the paper's 840B 300-d. Same sets, sample and metric as :func:`baseline_table`.
+    to pass others); SBERT names no GloVe release. Every token is averaged (:data:`GLOVE_ROW`), or with
+    ``drop_stop_words`` only the words left after dropping stop words and punctuation
+    (:data:`GLOVE_NO_STOP_ROW`). Same sets, sample and metric as :func:`baseline_table`.
     """
-    encoder = GloveEncoder(glove if glove is not None else load_glove())
+    encoder = GloveEncoder(glove if glove is not None else load_glove(), drop_stop_words=drop_stop_words)
     table = evaluate_sts(encoder, datasets, aggregation="all", data_dir=data_dir, limit=limit)
-    return table["spearman"].rename(GLOVE_ROW)
+    return table["spearman"].rename(GLOVE_NO_STOP_ROW if drop_stop_words else GLOVE_ROW)
 
 
 def beside_published(recomputed: pd.DataFrame, model_label: str, trained_pooling: str | None = None,
@@ -125,7 +129,9 @@ def beside_published(recomputed: pd.DataFrame, model_label: str, trained_pooling
     which rows ran here and which are quoted. ``row_models`` names another model for some
     rows (e.g. ``{"trained": "all-MiniLM-L6-v2"}`` when the trained row came from a second model).
     """
-    published, models = published_table1(), {GLOVE_ROW: f"{GLOVE_NAME}, not the paper's 840B 300d", **(row_models or {})}
+    published = published_table1()
+    models = {GLOVE_ROW: f"{GLOVE_NAME}, not the paper's 840B 300d",
+              GLOVE_NO_STOP_ROW: f"{GLOVE_NAME}, stop words and punctuation dropped", **(row_models or {})}
     lines = []
     for name, values in recomputed.iterrows():
         trained = name == trained_pooling

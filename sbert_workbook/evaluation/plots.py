@@ -107,23 +107,19 @@ def pair_cosine_figure(cosines: dict[str, float], gold: float | None = None, sco
     return figure
 
 
-def probe_vs_cosine_figure(table: pd.DataFrame, majority: float | None = None, title: str = "") -> go.Figure:
-    """One labelled point per view: cosine Spearman × 100 across, probe accuracy × 100 up.
+def relatedness_two_ways_figure(table: pd.DataFrame, title: str = "") -> go.Figure:
+    """Two bars per view, Spearman × 100 on the same test pairs: by cosine and by a regressor on frozen features.
 
-    ``table`` is :func:`~sbert_workbook.evaluation.probes.probe_vs_cosine_table`'s; ``majority``
-    (× 100) draws the always-the-most-frequent-label accuracy as a dashed line
-    (``03_pooling_and_sts.ipynb``).
+    ``table`` is :func:`~sbert_workbook.evaluation.probes.relatedness_two_ways_table`'s (``03_pooling_and_sts.ipynb`` §9).
     """
-    missing = [c for c in ("probe_accuracy", "cosine_spearman") if c not in table.columns]
+    missing = [c for c in ("cosine_spearman", "regressor_spearman") if c not in table.columns]
     if missing:
-        raise ValueError(f"The table lacks the columns {missing}; build it with probes.probe_vs_cosine_table.")
-    figure = go.Figure(go.Scatter(
-        x=table["cosine_spearman"], y=table["probe_accuracy"], mode="markers+text", text=[str(i) for i in table.index],
-        textposition="top center", marker={"size": 11}, name="views",
-        hovertemplate="%{text}: cosine Spearman %{x:.2f}, probe accuracy %{y:.2f}<extra></extra>",
-    ))
-    if majority is not None:
-        figure.add_hline(y=majority, line_dash="dash", annotation_text=f"majority label {majority:.1f}")
-    figure.update_layout(title=title, xaxis_title="cosine Spearman x 100 (STS)", yaxis_title="probe accuracy x 100",
+        raise ValueError(f"The table lacks the columns {missing}; build it with probes.relatedness_two_ways_table.")
+    views = [str(i) for i in table.index]
+    figure = go.Figure([
+        go.Bar(x=views, y=table["cosine_spearman"], name="cosine (no training)"),
+        go.Bar(x=views, y=table["regressor_spearman"], name="regressor on (|u−v|, u∗v), fitted on the training pairs"),
+    ])
+    figure.update_layout(title=title, barmode="group", xaxis_title="frozen view", yaxis_title="Spearman x 100 (same test pairs)",
                          height=440)
     return figure

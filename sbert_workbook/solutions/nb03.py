@@ -137,10 +137,13 @@ DISCUSSION = {
     "ex03_7": "No. The ONNX graph the workbook exports returns only the last layer's token vectors, enough for cls, mean "
               "and max; first_last_avg also needs the first transformer layer's hidden states, so that pooling runs "
               "in PyTorch (the ONNX encoder falls back to it), and its time is PyTorch's time.",
-    "ex03_8": "Without u and v the probe sees only how the two sentences differ (|u − v|) and agree (u ∗ v), not what "
-              "each is about. The view that loses most is the one whose information sits in u and v themselves rather "
-              "than in their difference and product; training for similarity moves it into the difference, so the "
-              "trained mean view loses least (for it, |u − v| carries most of what the probe needs). SBERT's Table 6 "
-              "(notebook 04) found the same for its classification objective: |u − v| is the feature that matters "
-              "most, and adding u ∗ v to (u, v, |u − v|) does not help.",
+    "ex03_8": "SentEval reads SICK-E from (|u − v|, u ∗ v) alone: how the two sentences differ and agree, dimension by "
+              "dimension, not what each is about. Adding u and v (InferSent's four blocks) gives a frozen probe twice "
+              "the weights to fit on a few hundred pairs; whether that helps depends on the view, so hold each gain "
+              "against one test pair's worth of accuracy (100 / the number of test pairs) and the majority-label floor "
+              "before reading anything into them. SBERT's Table 6 is a different experiment: there each concatenation "
+              "is the softmax head that trains BERT on NLI, the head is dropped, and the score is the cosine of the "
+              "trained embeddings on STS-B dev; SBERT §6 reports that adding u ∗ v to (u, v, |u − v|) decreased it, "
+              "by less than the seed spreads the papers print (published.SBERT_TABLE6, published.SEED_SPREADS). A frozen "
+              "probe scores its own predictions, so it can rank the same blocks differently.",
 }
