@@ -14,6 +14,7 @@ import numpy as np
 
 from sbert_workbook.evaluation.similarity import cosine_similarity
 from sbert_workbook.evaluation.sts import aggregate
+from sbert_workbook.evaluation.ties import is_tie
 
 #: wmean needs a correlation per subset: a subset with fewer pairs than this gets none (quick mode's samples).
 MIN_PAIRS_PER_SUBSET = 3
@@ -58,4 +59,4 @@ def tie_or_gap(difference: float, spread: float) -> str:
         raise ValueError(f"A seed spread must be positive, got {spread}.")
     if np.isnan(difference):
         return "n/a"
-    return "tie" if abs(difference) < spread else f"{difference:+.2f}"
+    return "tie" if is_tie(difference, spread) else f"{difference:+.2f}"  # the one tie rule: evaluation/ties.py

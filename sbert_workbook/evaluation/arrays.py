@@ -12,7 +12,7 @@ import torch
 def as_array(embeddings) -> np.ndarray:
     """A float64 numpy array from a tensor (detached, moved to the CPU), an array or nested lists."""
     if isinstance(embeddings, torch.Tensor):
-        embeddings = embeddings.detach().float().cpu().numpy()
+        embeddings = embeddings.detach().to("cpu", torch.float64).numpy()  # float64 kept: no rounding to float32 first
     return np.asarray(embeddings, dtype=np.float64)
 
 

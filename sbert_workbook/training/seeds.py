@@ -15,6 +15,8 @@ from dataclasses import dataclass
 import pandas as pd
 from tqdm.auto import tqdm
 
+from sbert_workbook.evaluation.ties import is_tie
+
 
 @dataclass(frozen=True)
 class SeedSpread:
@@ -49,6 +51,6 @@ def compare(difference: float, sd: float) -> str:
     """``'tie'`` when |difference| is smaller than the seed spread ``sd`` (or zero), else ``'ahead'`` (> 0) or ``'behind'``."""
     if not sd >= 0:
         raise ValueError(f"The seed spread must be a standard deviation ≥ 0, got {sd}.")
-    if abs(difference) < sd or difference == 0:
+    if is_tie(difference, sd) or difference == 0:  # the one tie rule: evaluation/ties.py
         return "tie"
     return "ahead" if difference > 0 else "behind"
