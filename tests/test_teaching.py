@@ -81,8 +81,14 @@ def test_the_core_sections_fit_the_90_minute_path():
     total = teaching_guide.core_total(rows)
     assert total <= SESSION_MINUTES, (f"the core sections need {total:.1f} min, more than {SESSION_MINUTES}: tag some "
                                       "'optional' (cell tag and heading word), then " + FIX)
-    sessions = teaching_guide.three_sessions(teaching_guide.sections(times), times)
-    assert max(minutes for *_, minutes in sessions) <= SESSION_MINUTES, "all sections do not fit in 3 × 90 minutes"
+    all_sections = teaching_guide.sections(times)
+    sessions = teaching_guide.sessions(all_sections, times)
+    assert max(minutes for *_, minutes in sessions) <= SESSION_MINUTES, "a session runs past 90 minutes"
+    # as few as possible: each session plus the next one's first section would run past 90 minutes
+    firsts = [all_sections.index(first) for first, *_ in sessions]
+    for start, following in zip(firsts, firsts[1:]):
+        assert teaching_guide.session_minutes(all_sections, start, following + 1) > SESSION_MINUTES
+    assert len(sessions) <= 4, "all sections need more than four sessions of 90 minutes"
 
 
 def test_every_section_has_a_measured_run_time():

@@ -45,7 +45,7 @@ EQUATIONS = [
      "sbert_workbook.training.contrastive:info_nce_loss", "06_contrastive_simcse", "1"),
     ("alignment and uniformity (Wang & Isola 2020, SimCSE §5)",
      "ℓ_align = E‖f̂(x) − f̂(x⁺)‖², ℓ_uniform = log E e^{−2‖f̂(x) − f̂(y)‖²}, on unit vectors",
-     "sbert_workbook.anisotropy.metrics:alignment", "06_contrastive_simcse", "2"),
+     "sbert_workbook.evaluation.geometry:alignment", "06_contrastive_simcse", "2"),
     ("Spearman's ρ (× 100)", "ρ = Pearson(rank(cos(u, v)), rank(gold)) = 1 − 6 Σ d_i² / (n(n² − 1)) without ties",
      "sbert_workbook.evaluation.sts:correlations", "03_pooling_and_sts", "1"),
 ]

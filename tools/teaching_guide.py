@@ -105,25 +105,31 @@ def core_total(rows) -> float:
     return sum(run + allowance for _, _, run, _, allowance in rows)
 
 
-def three_sessions(all_sections: list[Section], times: dict) -> list[tuple[Section, Section, float]]:
-    """Every section, cut at two section boundaries into three sessions so the longest is shortest.
+SESSION_MINUTES = facts.SESSION_MINUTES
 
-    A session's minutes are its sections' allowances and measured runs; one that starts inside a notebook also
-    re-runs that notebook's earlier cells (Run All up to where it resumes).
+
+def session_minutes(all_sections: list[Section], start: int, end: int) -> float:
+    """Minutes of sections ``start:end``: their allowances and measured runs, plus re-running the earlier cells of the
+    notebook it starts inside (Run All up to where it resumes)."""
+    part = all_sections[start:end]
+    earlier = [s for s in all_sections[:start] if s.notebook == part[0].notebook]
+    return sum(s.allowance_min for s in part) + run_minutes(part) + run_minutes(earlier)
+
+
+def sessions(all_sections: list[Section], times: dict, limit: float = SESSION_MINUTES) -> list[tuple[Section, Section, float]]:
+    """Every section in notebook order, cut into as few sessions of at most ``limit`` minutes as they need.
+
+    Greedy: each session takes sections until the next would push it past ``limit`` (for minutes that only grow
+    as a session grows, no cut gives fewer sessions). A single section longer than ``limit`` is a session alone.
     """
-    def minutes(start, end):
-        part = all_sections[start:end]
-        earlier = [s for s in all_sections[:start] if s.notebook == part[0].notebook]
-        return sum(s.allowance_min for s in part) + run_minutes(part) + run_minutes(earlier)
-
-    n, best = len(all_sections), None
-    for i in range(1, n - 1):
-        for j in range(i + 1, n):
-            cuts = [(0, i), (i, j), (j, n)]
-            score = max(minutes(*cut) for cut in cuts)
-            if best is None or score < best[0]:
-                best = (score, cuts)
-    return [(all_sections[a], all_sections[b - 1], minutes(a, b)) for a, b in best[1]]
+    cuts, start = [], 0
+    while start < len(all_sections):
+        end = start + 1
+        while end < len(all_sections) and session_minutes(all_sections, start, end + 1) <= limit:
+            end += 1
+        cuts.append((start, end))
+        start = end
+    return [(all_sections[a], all_sections[b - 1], session_minutes(all_sections, a, b)) for a, b in cuts]
 
 
 def _cell(text) -> str:
@@ -163,13 +169,13 @@ def block_path(all_sections, times) -> str:
         lines.append(_row(notebook, count, f"{run:.1f}", f"{wall:.1f}", allowance, f"{run + allowance:.1f}"))
     total = core_total(rows)
     verdict = "fits" if total <= facts.SESSION_MINUTES else "does NOT fit"
-    lines.append(f"| **all six** | | | | | **{total:.1f}** ({verdict} in {facts.SESSION_MINUTES}) |")
+    lines.append(f"| **all {len({row[0] for row in rows})}** | | | | | **{total:.1f}** ({verdict} in {facts.SESSION_MINUTES}) |")
     return "\n".join(lines)
 
 
 def block_sessions(all_sections, times) -> str:
     lines = ["| session | from | to | minutes (allowance + runs) |", "|---|---|---|---|"]
-    for k, (first, last, minutes) in enumerate(three_sessions(all_sections, times), 1):
+    for k, (first, last, minutes) in enumerate(sessions(all_sections, times), 1):
         lines.append(_row(k, _label(first), _label(last), f"{minutes:.1f}"))
     return "\n".join(lines)
 
