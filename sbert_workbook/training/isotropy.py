@@ -18,6 +18,7 @@ import torch
 
 from sbert_workbook.data.records import StsData
 from sbert_workbook.evaluation.similarity import cosine_matrix
+from sbert_workbook.evaluation.geometry import principal_variance_ratios
 from sbert_workbook.evaluation.sts import aggregate, score_pairs
 
 Embed = Callable[[list[str]], torch.Tensor]
@@ -65,8 +66,7 @@ def singular_spectrum(vectors) -> np.ndarray:
 def top_direction_share(vectors) -> float:
     """σ_1² / Σ σ_k² of the unit-normalised, *uncentred* vectors: the share of their energy along one common direction."""
     unit = torch.nn.functional.normalize(torch.as_tensor(vectors, dtype=torch.float64), dim=1)
-    squared = torch.linalg.svdvals(unit).square()
-    return float(squared[0] / squared.sum())
+    return float(principal_variance_ratios(unit, center=False)[0])
 
 
 def sts_scores(embed: Embed, test_sets: Mapping[str, StsData]) -> dict[str, float]:
