@@ -1,6 +1,8 @@
 """The headless runner: quick mode reaches the kernel, figures survive into the exported HTML."""
 from __future__ import annotations
 
+import os
+
 import nbformat
 import plotly.graph_objects as go
 import pytest
@@ -30,13 +32,19 @@ def test_run_notebook_runs_quick_and_writes_html_with_the_figure(tmp_path, monke
     nb = nbformat.v4.new_notebook()
     nb.cells = [nbformat.v4.new_code_cell("import os, plotly.graph_objects as go\n"
                                           "print('quick', os.environ['SBERT_WORKBOOK_QUICK'])\n"
+                                          "print(f\"set {os.environ.get('SBW_PROBE_SET')}, unset {os.environ.get('SBW_PROBE_UNSET')}\")\n"
                                           "go.Figure(go.Bar(y=[1, 2, 3]))")]
     source = tmp_path / "notebooks" / "99_probe.ipynb"
     source.parent.mkdir()
     nbformat.write(nb, source)
-    run = run_notebook(source, build_dir=tmp_path / "build")
+    monkeypatch.setenv("SBW_PROBE_UNSET", "inherited")
+    run = run_notebook(source, build_dir=tmp_path / "build", env={"SBW_PROBE_SET": "given"}, unset=("SBW_PROBE_UNSET",))
     executed = nbformat.read(run.executed, as_version=4)
     assert "quick 1" in executed.cells[0].outputs[0]["text"]
+    assert "set given, unset None" in executed.cells[0].outputs[0]["text"], "the kernel gets env and loses unset"
+    assert "SBERT_WORKBOOK_QUICK" not in os.environ and "SBW_PROBE_SET" not in os.environ, \
+        "this process's environment is untouched (runs from two threads share it)"
+    assert os.environ["SBW_PROBE_UNSET"] == "inherited"
     assert "Plotly.newPlot" in run.html.read_text()
 
 

@@ -41,13 +41,15 @@ def list_notebooks(folder: Path | None = None) -> list[Path]:
 
 def run_notebook(notebook: Path, build_dir: Path | None = None, timeout_s: int = 900, quick: bool = True,
                  env: dict[str, str] | None = None, parameters: dict | None = None,
-                 after_cell: Callable[[Scratch, int, Any], None] | None = None) -> NotebookRun:
+                 after_cell: Callable[[Scratch, int, Any], None] | None = None,
+                 unset: tuple[str, ...] = ()) -> NotebookRun:
     """Execute ``notebook`` top to bottom (in quick mode by default) in its own folder.
 
     The executed copy (with the widgets' state, so a page rendered from it shows each control's value)
     goes to ``build/executed/`` and an HTML rendering to ``build/html/``, also when a cell fails (the
     error is then re-raised), so the failure can be read.
-    ``env`` sets environment variables for the kernel (e.g. ``HF_HOME``, ``HF_HUB_OFFLINE``) while it runs;
+    ``env`` sets environment variables for the kernel (e.g. ``HF_HOME``, ``HF_HUB_OFFLINE``), ``unset`` removes
+    some, both in the kernel's environment only (this process's is untouched, so runs can share it from threads);
     ``parameters`` overrides values of the cell tagged ``parameters`` (see :func:`with_parameters`);
     ``after_cell(scratch, index, cell)`` is called after each cell, in the same kernel: ``scratch.run(code)``
     runs more code there without adding it to the notebook (the exercise tests check each answer this way).
@@ -61,15 +63,13 @@ def run_notebook(notebook: Path, build_dir: Path | None = None, timeout_s: int =
     executed.parent.mkdir(parents=True, exist_ok=True)
     html.parent.mkdir(parents=True, exist_ok=True)
     nb = with_parameters(nbformat.read(notebook, as_version=4), parameters or {})
-    kernel_env = {**(env or {}), QUICK_ENV_VAR: "1" if quick else "0"}
-    previous = {name: os.environ.get(name) for name in kernel_env}
-    os.environ.update(kernel_env)  # the kernel inherits them
+    kernel_env = {**os.environ, **(env or {}), QUICK_ENV_VAR: "1" if quick else "0"}
+    for name in unset:
+        kernel_env.pop(name, None)
     started = time.perf_counter()
     try:
-        execute(nb, notebook.parent, timeout_s, after_cell)
+        execute(nb, notebook.parent, timeout_s, after_cell, kernel_env)
     finally:
-        for name, value in previous.items():
-            _restore_env(name, value)
         nbformat.write(nb, executed)
         html.write_text(HTMLExporter().from_notebook_node(with_plotly_as_html(nb))[0], encoding="utf-8")
     return NotebookRun(notebook, executed, html, time.perf_counter() - started)
@@ -93,9 +93,11 @@ class Scratch:
         return "".join(output.get("text", "") for output in cell.outputs if output["output_type"] == "stream")
 
 
-def execute(nb, folder: Path, timeout_s: int = 900, after_cell: Callable[[Scratch, int, Any], None] | None = None):
+def execute(nb, folder: Path, timeout_s: int = 900, after_cell: Callable[[Scratch, int, Any], None] | None = None,
+            kernel_env: dict[str, str] | None = None):
     """Run every cell of ``nb`` in order in one fresh kernel started in ``folder``, as ``NotebookClient.execute`` does,
-    calling ``after_cell`` after each; the widgets' state is stored in ``nb.metadata.widgets``."""
+    calling ``after_cell`` after each; the widgets' state is stored in ``nb.metadata.widgets``. The kernel's
+    environment is ``kernel_env`` (this process's when None)."""
     from nbclient import NotebookClient
 
     from sbert_workbook.app import kernel_replies
@@ -104,7 +106,7 @@ def execute(nb, folder: Path, timeout_s: int = 900, after_cell: Callable[[Scratc
     with tempfile.TemporaryDirectory(prefix="sbw-kernel-") as sockets:
         client = NotebookClient(nb, timeout=timeout_s, kernel_name="python3", config=_unix_socket_kernels(sockets),
                                 resources={"metadata": {"path": str(folder)}}, store_widget_state=True)
-        with client.setup_kernel():
+        with client.setup_kernel(env=dict(kernel_env if kernel_env is not None else os.environ)):
             reply = client.wait_for_reply(client.kc.kernel_info())
             nb.metadata["language_info"] = reply["content"]["language_info"]
             scratch = Scratch(client)
@@ -191,21 +193,16 @@ def _unix_socket_kernels(folder: str):
     return Config({"KernelManager": unix_socket_kernel_settings(folder)})
 
 
-def _restore_env(name: str, value: str | None) -> None:
-    if value is None:
-        os.environ.pop(name, None)
-    else:
-        os.environ[name] = value
 
-
-def run_all(only: list[str] | None = None, build_dir: Path | None = None, quick: bool = True) -> list[NotebookRun]:
-    """Run every notebook (or those whose name contains one of ``only``), printing timings."""
+def run_all(only: list[str] | None = None, build_dir: Path | None = None, quick: bool = True,
+            env: dict[str, str] | None = None) -> list[NotebookRun]:
+    """Run every notebook (or those whose name contains one of ``only``), printing timings; ``env`` as in :func:`run_notebook`."""
     runs = []
     for notebook in list_notebooks():
         if only and not any(part in notebook.name for part in only):
             continue
         print(f"running {notebook.name} ({'quick' if quick else 'full'} mode) ...", flush=True)
-        run = run_notebook(notebook, build_dir, quick=quick)
+        run = run_notebook(notebook, build_dir, quick=quick, env=env)
         print(f"  done in {run.seconds:.0f} s -> {run.executed}, {run.html}", flush=True)
         runs.append(run)
     return runs
@@ -216,9 +213,5 @@ def run_all_solved(only: list[str] | None = None, build_dir: Path | None = None,
     fills in its reference solution (``SBERT_WORKBOOK_SOLUTIONS=1``); executed copies and HTML go to ``build/solutions/``."""
     from sbert_workbook.exercises import SOLUTIONS_ENV_VAR
 
-    previous = os.environ.get(SOLUTIONS_ENV_VAR)
-    os.environ[SOLUTIONS_ENV_VAR] = "1"  # the kernels inherit it
-    try:
-        return run_all(only, build_dir or notebooks_folder().parent / "build" / "solutions", quick)
-    finally:
-        _restore_env(SOLUTIONS_ENV_VAR, previous)
+    return run_all(only, build_dir or notebooks_folder().parent / "build" / "solutions", quick,
+                   env={SOLUTIONS_ENV_VAR: "1"})
