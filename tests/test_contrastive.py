@@ -231,3 +231,19 @@ def test_measure_callback_records_at_the_start_and_every_few_steps(triplets, tmp
     fit(model, triplets, "simcse", settings(max_steps=3), output_dir=tmp_path, callback=calls)
     assert calls.trajectory["step"] == [0, 2, 3] and len(calls.trajectory["norm"]) == 3
     assert calls.trajectory["norm"][0] != calls.trajectory["norm"][-1]  # training moved the vectors
+
+
+def test_a_row_encodes_each_sentence_once_and_gives_the_same_vectors():
+    table = {s: torch.randn(4, generator=torch.Generator().manual_seed(i)) for i, s in enumerate(SENTENCES)}
+    asked = []
+
+    def embed(sentences):
+        asked.extend(sentences)
+        return torch.stack([table[s] for s in sentences])
+
+    row = isotropy.remembering(embed)
+    first = row(SENTENCES[:3] + SENTENCES[:1])
+    again = row(SENTENCES[1:4])
+    assert torch.equal(first, torch.stack([table[s] for s in SENTENCES[:3] + SENTENCES[:1]]))
+    assert torch.equal(again, torch.stack([table[s] for s in SENTENCES[1:4]]))
+    assert sorted(asked) == sorted(SENTENCES[:4]), "each distinct sentence reaches the model once"

@@ -26,17 +26,39 @@ Embed = Callable[[list[str]], torch.Tensor]
 Measure = Callable[[Embed], float]
 
 
+def remembering(embed: Embed) -> Embed:
+    """``embed`` that computes each distinct sentence's vector once and remembers it.
+
+    A row is a fixed map from sentences to vectors, and the table asks it for the same sentences several times
+    (uniformity's sentences are also the geometry's; every calibrated row re-reads the raw vectors): make the row
+    after training, since what it remembers does not follow later changes to the model.
+    """
+    memory: dict[str, torch.Tensor] = {}
+
+    def embed_remembered(sentences):
+        sentences = list(sentences)
+        if not sentences:
+            return embed(sentences)  # the wrapped function says what is wrong with no sentences
+        missing = list(dict.fromkeys(s for s in sentences if s not in memory))
+        if missing:
+            memory.update(zip(missing, torch.as_tensor(embed(missing), dtype=torch.float32)))
+        return torch.stack([memory[s] for s in sentences])
+    return embed_remembered
+
+
 def model_row(model, batch_size: int = 64) -> Embed:
-    """A trained :class:`~sbert_workbook.training.siamese.SiameseModel` as a row: its encoder and pooling, in eval mode."""
+    """A trained :class:`~sbert_workbook.training.siamese.SiameseModel` as a row: its encoder and pooling, in eval mode
+    (each sentence encoded once: :func:`remembering`)."""
     def embed(sentences):
         encoded = model.encoder().encode(list(sentences), pooling=model.pooling, batch_size=batch_size)
         return torch.as_tensor(encoded, dtype=torch.float32)
-    return embed
+    return remembering(embed)
 
 
 def calibrated_row(embed: Embed, calibrator) -> Embed:
     """The start model's vectors through a fitted calibrator (whitening, flow, …: anything with ``transform``)."""
-    return lambda sentences: torch.as_tensor(calibrator.transform(torch.as_tensor(embed(sentences))), dtype=torch.float32)
+    return remembering(lambda sentences: torch.as_tensor(calibrator.transform(torch.as_tensor(embed(sentences))),
+                                                         dtype=torch.float32))
 
 
 def positive_pairs(data: StsData, threshold: float = 4.0) -> tuple[list[str], list[str]]:
