@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -87,10 +88,77 @@ def bert_base_standin(tmp_path_factory) -> Iterator[dict[str, str]]:
     shutil.rmtree(hf_home, ignore_errors=True)
 
 
+STANDIN, OWN_CACHE = "bert-base-standin", "own-cache"
+#: SBERT_WORKBOOK_TEST_SERIAL=1: no background runs (every notebook runs when a test first asks, on all threads).
+SERIAL_ENV_VAR = "SBERT_WORKBOOK_TEST_SERIAL"
+_runs = None  # the session's NotebookRuns, once made (read by the thread-count hook below)
+_torch_threads = None  # torch's own thread count in this process, before the hook changed it
+
+
 @pytest.fixture(scope="session")
 def notebook_runs(request):
     """Each notebook executed once per variant (``own-cache``, ``bert-base-standin``), shared by every test that
     reads an executed notebook (tests/notebook_runs.py)."""
+    global _runs
     from notebook_runs import NotebookRuns
 
-    return NotebookRuns(lambda: request.getfixturevalue("bert_base_standin"))
+    _runs = NotebookRuns(lambda: request.getfixturevalue("bert_base_standin"))
+    yield _runs
+    _runs.shutdown()
+
+
+def reads_notebook_runs(item) -> bool:
+    return "notebook_runs" in getattr(item, "fixturenames", ())
+
+
+def runs_wanted(items) -> list[tuple[Path, str]]:
+    """The (notebook, variant) runs the selected tests read: a test parametrized by notebook reads that notebook's run
+    in its variant (the stand-in when its name says so, else the own-cache one); any other (the book) reads them all."""
+    from sbert_workbook.app.runbook import list_notebooks
+
+    wanted = set()
+    for item in filter(reads_notebook_runs, items):
+        params = item.callspec.params if hasattr(item, "callspec") else {}
+        variant = params.get("variant") or (STANDIN if "standin" in item.originalname else OWN_CACHE)
+        notebooks = [params["notebook"]] if "notebook" in params else list_notebooks()
+        wanted |= {(Path(notebook), variant) for notebook in notebooks}
+    return sorted(wanted)
+
+
+def pytest_collection_modifyitems(session, config, items):
+    """The tests that read executed notebooks run last: the runs start in the background before the first test."""
+    items.sort(key=reads_notebook_runs)  # stable: each group keeps its order
+
+
+@pytest.fixture(scope="session", autouse=True)
+def notebook_runs_in_the_background(request):
+    """Start every notebook run the selected tests read, in background threads, before the first test (see
+    tests/notebook_runs.py)."""
+    wanted = runs_wanted(request.session.items)
+    if wanted and os.environ.get(SERIAL_ENV_VAR) != "1":
+        request.getfixturevalue("notebook_runs").run_in_background(wanted)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item):
+    """One torch thread in this process while background notebook runs share the CPU, all of them after."""
+    global _torch_threads
+    if _runs is None or "torch" not in sys.modules:
+        return
+    import torch
+
+    _torch_threads = _torch_threads or torch.get_num_threads()
+    wanted = 1 if _runs.sharing_the_cpu else _torch_threads
+    if torch.get_num_threads() != wanted:
+        torch.set_num_threads(wanted)
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Each notebook run's wall time (kernel start to HTML), beside pytest's slowest tests: a test that reads a run
+    only waits for it, so its duration is not the run's."""
+    if _runs is None or not _runs.finished():
+        return
+    terminalreporter.section("notebook runs (wall seconds; 1 CPU thread each while runs share the cores)")
+    for run in _runs.finished():
+        took = f"{run.run.seconds:7.1f} s" if run.run is not None else f"failed: {type(run.error).__name__}"
+        terminalreporter.write_line(f"{took}  {run.notebook.stem} ({run.variant})")

@@ -1,6 +1,8 @@
 """fit: resumes an interrupted run to the same weights, backs off on out-of-memory, follows the paper's schedule."""
 from __future__ import annotations
 
+import os
+
 import pytest
 import torch
 
@@ -179,7 +181,9 @@ def test_a_killed_process_resumes_to_the_same_weights(examples, tmp_path, shared
 
     script = tmp_path / "killed_run.py"
     script.write_text(KILLED_RUN.replace("{tiny}", repr(TINY)), encoding="utf-8")
-    done = subprocess.run([sys.executable, str(script), str(tmp_path / "run"), str(shared_data)], capture_output=True, text=True)
+    same_threads = {**os.environ, "OMP_NUM_THREADS": str(torch.get_num_threads())}  # bit-equal sums need equal thread counts
+    done = subprocess.run([sys.executable, str(script), str(tmp_path / "run"), str(shared_data)], capture_output=True, text=True,
+                          env=same_threads)
     assert done.returncode == -signal.SIGKILL, done.stderr[-2000:]
     resumed = tiny_model()
     result = fit(resumed, examples, "softmax", config(checkpoint_every=2), output_dir=tmp_path / "run")
