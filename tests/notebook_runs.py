@@ -36,17 +36,17 @@ STANDIN_PARAMETERS = {
     "03_pooling_and_sts": {"QUICK_PAIRS": 8, "RERANK_PAIRS": 40, "RERANK_QUERIES": 4, "RERANK_STEPS": 2,
                            "PAIRS_PER_SUBSET": 2, "PROBE_PAIRS": 24, "ENGINE_SENTENCES": 16, "TIMING_PAIRS": 16},
     "05_bert_flow": {"PAIRS_PER_SET": 4, "NLI_PAIRS": 8},
-    # 04: bert-base training steps dominate (~30 of batch 16 before), so batches of 4 pairs and fewer steps; three
+    # 04: bert-base training steps dominate (~30 of batch 16 before), so batches of 2 pairs and fewer steps; three
     # ablation variants (mean and max pooling, then (u, v): both tables get rows) of one step, one more seed for §6.1,
     # no resumable checkpoints in §5 (~1.3 GB each with bert-base; §7 still writes and resumes them), §1.2 timed on 4
     # and 8 sentences.
-    "04_siamese_finetuning": {"BATCH_SIZE": 4, "NLI_STEPS": 2, "STSB_STEPS": 2, "ABLATION_STEPS": 1, "ABLATION_VARIANTS": 3,
+    "04_siamese_finetuning": {"BATCH_SIZE": 2, "NLI_STEPS": 2, "STSB_STEPS": 2, "ABLATION_STEPS": 1, "ABLATION_VARIANTS": 3,
                               "SEED_RUNS": 2, "SAVE_CHECKPOINTS": False, "CROSS_STEPS": 2, "COST_SIZES": (4, 8),
                               "STS_LIMIT": 4, "DEV_PAIRS": 4},
     # 06: six bert-base copies trained (1 step each, scored before and after: ~20 s a run on one CPU thread) and scored
     # on every set: 4 dev pairs, 2 pairs per set (wmean is then NaN, as the table's caption allows), 16 SICK pairs per
-    # split (the first with every label), the float64 gradient-cache demo on batches of 2.
-    "06_contrastive_simcse": {"STEPS": 1, "BATCH_SIZE": 4, "UNSUP_SENTENCES": 8, "DEV_PAIRS": 4, "PAIRS_PER_SET": 2,
+    # split (the first with every label), batches of 2 (one in-batch negative), the float64 gradient-cache demo on 2.
+    "06_contrastive_simcse": {"STEPS": 1, "BATCH_SIZE": 2, "UNSUP_SENTENCES": 8, "DEV_PAIRS": 4, "PAIRS_PER_SET": 2,
                               "PROBE_PAIRS": 16, "CACHE_BATCH": 2},
 }
 
