@@ -22,7 +22,7 @@ from pathlib import Path
 
 import nbformat
 
-from sbert_workbook.app.runbook import NotebookRun, Scratch, run_notebook
+from sbert_workbook.app.runbook import ONE_THREAD, NotebookRun, Scratch, run_notebook
 from sbert_workbook.exercises import NOT_ATTEMPTED, SOLUTIONS_ENV_VAR, find_solution
 
 REPO = Path(__file__).resolve().parents[1]
@@ -172,10 +172,6 @@ class ExecutedNotebook:
             raise AssertionError(f"{self.notebook.name} ({self.variant}) did not run to the end: "
                                  f"{type(self.error).__name__}: {self.error}")
         return self.run.executed
-
-
-#: A kernel's threads while runs share the CPU (torch reads OMP_NUM_THREADS when it starts).
-ONE_THREAD = {"OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 
 
 class NotebookRuns:

@@ -48,6 +48,21 @@ def test_run_notebook_runs_quick_and_writes_html_with_the_figure(tmp_path, monke
     assert "Plotly.newPlot" in run.html.read_text()
 
 
+def test_run_all_two_at_a_time_returns_the_runs_in_lesson_order_on_one_thread_each(tmp_path):
+    from sbert_workbook.app.runbook import run_all
+
+    folder = tmp_path / "notebooks"
+    folder.mkdir()
+    for name in ("01_first", "02_second"):
+        nb = nbformat.v4.new_notebook()
+        nb.cells = [nbformat.v4.new_code_cell(f"import os\nprint('{name}', os.environ.get('OMP_NUM_THREADS'))")]
+        nbformat.write(nb, folder / f"{name}.ipynb")
+    runs = run_all(build_dir=tmp_path / "build", parallel=2, folder=folder)
+    assert [run.notebook.name for run in runs] == ["01_first.ipynb", "02_second.ipynb"]
+    printed = [nbformat.read(run.executed, as_version=4).cells[0].outputs[0]["text"].strip() for run in runs]
+    assert printed == ["01_first 1", "02_second 1"], "each kernel works on one thread while two run side by side"
+
+
 def test_parameters_are_injected_after_the_parameters_cell_and_win():
     from sbert_workbook.app.runbook import with_parameters
 
