@@ -88,7 +88,7 @@ def bert_base_standin(tmp_path_factory) -> Iterator[dict[str, str]]:
     shutil.rmtree(hf_home, ignore_errors=True)
 
 
-STANDIN, OWN_CACHE = "bert-base-standin", "own-cache"
+OWN_CACHE, STANDIN = "own-cache", "bert-base-standin"  # tests/notebook_runs.VARIANTS, in its order
 #: SBERT_WORKBOOK_TEST_SERIAL=1: no background runs (every notebook runs when a test first asks, on all threads).
 SERIAL_ENV_VAR = "SBERT_WORKBOOK_TEST_SERIAL"
 _runs = None  # the session's NotebookRuns, once made (read by the thread-count hook below)

@@ -26,7 +26,9 @@ from sbert_workbook.app.runbook import ONE_THREAD, NotebookRun, Scratch, run_not
 from sbert_workbook.exercises import NOT_ATTEMPTED, SOLUTIONS_ENV_VAR, find_solution
 
 REPO = Path(__file__).resolve().parents[1]
-VARIANTS = ["own-cache", "bert-base-standin"]
+from conftest import OWN_CACHE, STANDIN  # noqa: E402 - the variants are named once, in conftest.py
+
+VARIANTS = [OWN_CACHE, STANDIN]
 #: Smaller samples than quick mode's for the stand-in, whose 768 × 12 forward passes cost ~8 times MiniLM's (the
 #: linear layers were 70 % of 06's stand-in run): the branches are what is tested, not the numbers, so each sample is
 #: the least that still runs every branch (a correlation needs 2 pairs, a probe every label, a subset table 2 pairs).
@@ -219,11 +221,11 @@ class NotebookRuns:
             self._background.shutdown(wait=True, cancel_futures=True)
 
     def _variant_env(self, variant: str) -> dict[str, str]:
-        return dict(self._standin_env()) if variant == "bert-base-standin" else {}
+        return dict(self._standin_env()) if variant == STANDIN else {}
 
     def _execute(self, notebook: Path, variant: str, env: dict[str, str] | None = None) -> ExecutedNotebook:
         result = ExecutedNotebook(notebook, variant)
-        standin = variant == "bert-base-standin"
+        standin = variant == STANDIN
         hook = None
         if not standin:
             exercises, _problems = find_exercises(nbformat.read(notebook, 4), notebook_number(notebook))
