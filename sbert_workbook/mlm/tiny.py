@@ -16,6 +16,7 @@ from tqdm.auto import tqdm
 from sbert_workbook.evaluation.similarity import mean_cosine
 from sbert_workbook.mlm.head import top_k_table
 from sbert_workbook.settings import torch_threads
+from sbert_workbook.training.optimizer import adamw
 from sbert_workbook.mlm.toy_language import HIDDEN, MarkovLanguage
 
 SPECIAL_TOKENS = ("[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]")
@@ -87,7 +88,7 @@ class TinyMlm:
         AdamW with linear warm-up (5 %) and decay; every ``track_every`` steps the history
         records the mean loss and :meth:`snapshot` (anisotropy and distance to the truth).
         """
-        optimizer = torch.optim.AdamW(self.model.parameters(), lr=learning_rate, weight_decay=0.01)
+        optimizer = adamw(self.model.parameters(), learning_rate, weight_decay=0.01)
         warmup = max(1, steps // 20)
         schedule = torch.optim.lr_scheduler.LambdaLR(
             optimizer, lambda s: min((s + 1) / warmup, max(0.0, (steps - s) / max(1, steps - warmup))))

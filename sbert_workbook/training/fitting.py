@@ -27,6 +27,7 @@ from sbert_workbook.devices import half_precision_dtype, pick_device
 from sbert_workbook.training.examples import Examples, no_duplicate_batches, shuffled_batches
 from sbert_workbook.training.gradient_cache import back_off_keeps, cached_optimizer_step, uses_cache
 from sbert_workbook.training.objectives import OBJECTIVES, checked_objective
+from sbert_workbook.training.optimizer import adamw
 from sbert_workbook.settings import set_seed
 
 
@@ -169,7 +170,7 @@ class _Run:
         self.plan = batch_plan(examples, objective, config)
         self.micro_batch_size = config.micro_batch_size or config.batch_size
         set_seed(config.seed)  # the workbook's one seeding helper: python, numpy and torch
-        optimizer = torch.optim.AdamW(model.parameters(), lr=config.learning_rate, weight_decay=config.weight_decay)
+        optimizer = adamw(model.parameters(), config.learning_rate, config.weight_decay)
         self.scheduler = get_linear_schedule_with_warmup(optimizer, int(config.warmup_ratio * len(self.plan)), len(self.plan))
         self.prepared, self.optimizer = self.accelerator.prepare(model, optimizer)
         self.history = {"step": [], "loss": [], "lr": [], "eval_step": [], "dev_spearman": []}
