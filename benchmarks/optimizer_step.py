@@ -16,7 +16,7 @@ import torch
 from transformers import BertConfig, BertModel
 
 import sbert_workbook as sbw
-from sbert_workbook.training.optimizer import fused_kernel_runs
+from sbert_workbook.optimizer import fused_kernel_runs
 
 VARIANTS = {"loop (torch's CPU default)": {"foreach": False}, "foreach": {"foreach": True}, "fused": {"fused": True}}
 

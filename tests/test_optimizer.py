@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import torch
 
-from sbert_workbook.training.optimizer import adamw
+from sbert_workbook.optimizer import adamw
 
 
 def _steps(optimizer, parameters, gradients) -> list[torch.Tensor]:

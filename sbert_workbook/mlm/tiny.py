@@ -16,7 +16,7 @@ from tqdm.auto import tqdm
 from sbert_workbook.evaluation.similarity import mean_cosine
 from sbert_workbook.mlm.head import top_k_table
 from sbert_workbook.settings import torch_threads
-from sbert_workbook.training.optimizer import adamw
+from sbert_workbook.optimizer import adamw
 from sbert_workbook.mlm.toy_language import HIDDEN, MarkovLanguage
 
 SPECIAL_TOKENS = ("[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]")

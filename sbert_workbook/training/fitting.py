@@ -27,7 +27,7 @@ from sbert_workbook.devices import half_precision_dtype, pick_device
 from sbert_workbook.training.examples import Examples, no_duplicate_batches, shuffled_batches
 from sbert_workbook.training.gradient_cache import back_off_keeps, cached_optimizer_step, uses_cache
 from sbert_workbook.training.objectives import OBJECTIVES, checked_objective
-from sbert_workbook.training.optimizer import adamw
+from sbert_workbook.optimizer import adamw
 from sbert_workbook.settings import set_seed
 
 
