@@ -12,7 +12,6 @@ best-checkpoint keeping, resumable checkpoints and an out-of-memory back-off.
 """
 from __future__ import annotations
 
-import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
@@ -28,6 +27,7 @@ from sbert_workbook.training.examples import Examples, no_duplicate_batches, shu
 from sbert_workbook.training.gradient_cache import back_off_keeps, cached_optimizer_step, uses_cache
 from sbert_workbook.training.objectives import OBJECTIVES, checked_objective
 from sbert_workbook.optimizer import adamw
+from sbert_workbook.scratch import scratch_folder
 from sbert_workbook.settings import set_seed
 
 
@@ -89,7 +89,7 @@ def fit(model, examples: Examples, objective: str, config: TrainingConfig | None
     checked_objective(objective, model, examples)
     if len(examples) == 0 or config.batch_size < 1:
         raise ValueError(f"Nothing to train: {len(examples)} examples, batch size {config.batch_size}.")
-    output_dir = Path(output_dir) if output_dir else Path(tempfile.mkdtemp(prefix="sbw-fit-"))
+    output_dir = Path(output_dir) if output_dir else scratch_folder("sbw-fit-")
     run = _Run(model, examples, objective, config, dev, output_dir)
     return run.train(callback)
 
