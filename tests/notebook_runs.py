@@ -22,7 +22,7 @@ from pathlib import Path
 
 import nbformat
 
-from sbert_workbook.app.runbook import ONE_THREAD, NotebookRun, Scratch, run_notebook
+from sbert_workbook.app.runbook import ONE_THREAD, NotebookRun, Scratch, run_notebook, with_parameters
 from sbert_workbook.exercises import NOT_ATTEMPTED, SOLUTIONS_ENV_VAR, find_solution
 
 REPO = Path(__file__).resolve().parents[1]
@@ -242,15 +242,16 @@ class NotebookRuns:
         result = ExecutedNotebook(notebook, variant)
         standin = variant == STANDIN
         hook = None
-        if not standin:
-            exercises, _problems = find_exercises(nbformat.read(notebook, 4), notebook_number(notebook))
-            hook = ExerciseTrials(nbformat.read(notebook, 4), exercises) if exercises else None
+        parameters = (STANDIN_PARAMETERS if standin else OWN_CACHE_PARAMETERS).get(notebook.stem)
+        if not standin:  # the cells as the kernel runs them: with the injected-parameters cell, if any
+            exercises, _problems = find_exercises(with_parameters(nbformat.read(notebook, 4), parameters), notebook_number(notebook))
+            hook = ExerciseTrials(with_parameters(nbformat.read(notebook, 4), parameters), exercises) if exercises else None
         if env is None:
             env = {**self._variant_env(variant), **(ONE_THREAD if self.sharing_the_cpu else {})}
         build_dir = REPO / "build" / variant if standin else None
         try:
             result.run = run_notebook(notebook, build_dir, env=env, unset=(SOLUTIONS_ENV_VAR,),  # shipped as the student gets it
-                                      parameters=(STANDIN_PARAMETERS if standin else OWN_CACHE_PARAMETERS).get(notebook.stem),
+                                      parameters=parameters,
                                       after_cell=hook)
         except Exception as error:  # noqa: BLE001 - kept, and reported by every test that reads this run
             result.error = error
