@@ -1,4 +1,4 @@
-"""One AdamW step: torch's fused kernel (what ``training.optimizer.adamw`` picks on CPU and CUDA) against the
+"""One AdamW step: torch's fused kernel (what ``sbert_workbook.optimizer.adamw`` picks on CPU and CUDA) against the
 reference for-loop and the multi-tensor ``foreach`` variant, on the parameters of the two models the workbook trains.
 
 Gradients are fixed random tensors; each variant takes ``--warmup`` steps (state allocated), then ``--steps`` timed

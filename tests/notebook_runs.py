@@ -244,8 +244,9 @@ class NotebookRuns:
         hook = None
         parameters = (STANDIN_PARAMETERS if standin else OWN_CACHE_PARAMETERS).get(notebook.stem)
         if not standin:  # the cells as the kernel runs them: with the injected-parameters cell, if any
-            exercises, _problems = find_exercises(with_parameters(nbformat.read(notebook, 4), parameters), notebook_number(notebook))
-            hook = ExerciseTrials(with_parameters(nbformat.read(notebook, 4), parameters), exercises) if exercises else None
+            as_run = with_parameters(nbformat.read(notebook, 4), parameters)
+            exercises, _problems = find_exercises(as_run, notebook_number(notebook))
+            hook = ExerciseTrials(as_run, exercises) if exercises else None
         if env is None:
             env = {**self._variant_env(variant), **(ONE_THREAD if self.sharing_the_cpu else {})}
         build_dir = REPO / "build" / variant if standin else None
