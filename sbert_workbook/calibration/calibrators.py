@@ -144,7 +144,8 @@ class Whitening(Calibrator):
         self.mean_ = u.mean(dim=0)
         centred = u - self.mean_
         covariance = centred.T @ centred / len(u)
-        eigenvectors, eigenvalues, _ = torch.linalg.svd(covariance)
+        eigenvalues, eigenvectors = torch.linalg.eigh(covariance)  # Σ = U Λ Uᵀ (symmetric: eigh, ~2-4× svd's speed)
+        eigenvalues, eigenvectors = eigenvalues.flip(0), eigenvectors.flip(1)  # largest first, as Su et al.'s svd
         k = self.k or u.shape[1]
         if not 1 <= k <= u.shape[1]:
             raise ValueError(f"whitening k={k} must be between 1 and the embedding size {u.shape[1]}.")
