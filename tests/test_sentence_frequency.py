@@ -60,7 +60,26 @@ def test_spearman_table_leaves_out_sentences_with_a_nan_and_matches_scipy():
 
 
 def test_gaussian_dimensions_keeps_all_when_sentences_are_plenty_else_half_the_sentences():
-    assert sf.gaussian_dimensions(800, 384) == 384 and sf.gaussian_dimensions(300, 768) == 150
+    rng = np.random.default_rng(0)
+    assert sf.gaussian_dimensions(rng.normal(size=(800, 384))) == 384
+    assert sf.gaussian_dimensions(rng.normal(size=(300, 768))) == 150
+
+
+def test_gaussian_dimensions_leaves_out_the_direction_a_layer_norm_takes_away():
+    """torch's LayerNorm (float32, affine weights as a trained model has): its outputs, and any mean of them, lie in a
+    hyperplane, so plenty of sentences still vary along only 383 of 384 directions; a fit on all 384 is refused."""
+    import torch
+
+    torch.manual_seed(0)
+    norm = torch.nn.LayerNorm(384)
+    with torch.no_grad():
+        norm.weight.uniform_(0.5, 1.5), norm.bias.normal_()
+        tokens = norm(torch.randn(1000, 5, 384) * torch.linspace(0.1, 3, 384))
+    sentences = tokens.mean(dim=1).numpy()  # mean pooling of five token vectors each
+    assert sf.gaussian_dimensions(sentences) == 383
+    assert np.isfinite(sf.gaussian_log_density(sentences, sf.gaussian_dimensions(sentences))).all()
+    with pytest.raises(ValueError, match="non-zero directions"):
+        sf.gaussian_log_density(sentences, 384)
 
 
 def test_bad_input_says_what_to_do(cloud):

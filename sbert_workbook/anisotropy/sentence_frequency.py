@@ -26,10 +26,21 @@ def _rows(vectors) -> np.ndarray:
     return x
 
 
-def gaussian_dimensions(n_sentences: int, dimension: int) -> int:
-    """How many principal directions a Gaussian fit of ``n_sentences`` vectors can use: all ``dimension`` when there
-    are at least twice as many sentences, else ``n_sentences // 2`` (a covariance of n vectors has rank below n)."""
-    return dimension if n_sentences >= 2 * dimension else max(1, n_sentences // 2)
+#: A principal direction whose variance is below this fraction of the largest counts as none (float rounding).
+NO_VARIANCE = 1e-12
+
+
+def gaussian_dimensions(vectors) -> int:
+    """How many principal directions a Gaussian fit of these sentence vectors can use: those along which the sentences
+    vary at all, and at most half the number of sentences when there are fewer than twice as many sentences as
+    dimensions (a covariance of n vectors has rank below n). A view read straight from a LayerNorm output lies in a
+    hyperplane (each token vector's normalised coordinates sum to 0), so one of its directions has no variance."""
+    x = _rows(vectors)
+    n_sentences, dimension = x.shape
+    at_most = dimension if n_sentences >= 2 * dimension else max(1, n_sentences // 2)
+    singular = np.linalg.svd(x - x.mean(axis=0), compute_uv=False)
+    varying = int((singular ** 2 > NO_VARIANCE * singular[0] ** 2).sum())
+    return max(1, min(at_most, varying))
 
 
 def _whitened(vectors, dimensions: int | None) -> tuple[np.ndarray, np.ndarray]:
@@ -39,12 +50,13 @@ def _whitened(vectors, dimensions: int | None) -> tuple[np.ndarray, np.ndarray]:
     k = x.shape[1] if dimensions is None else dimensions
     if not 1 <= k <= x.shape[1] or k >= len(x):
         raise ValueError(f"dimensions={k} must be between 1 and the vector size {x.shape[1]} and below the number of "
-                         f"sentences {len(x)}; use gaussian_dimensions({len(x)}, {x.shape[1]}) to pick it.")
+                         f"sentences {len(x)}; use gaussian_dimensions(vectors) to pick it.")
     centred = x - x.mean(axis=0)
     _, singular, directions = np.linalg.svd(centred, full_matrices=False)
     variances = singular[:k] ** 2 / len(x)
-    if variances[-1] <= 1e-12 * variances[0]:
-        raise ValueError(f"the covariance has fewer than {k} non-zero directions: pass fewer dimensions.")
+    if variances[-1] <= NO_VARIANCE * variances[0]:
+        raise ValueError(f"the covariance has fewer than {k} non-zero directions: pass fewer dimensions "
+                         "(gaussian_dimensions(vectors) counts them).")
     return centred @ directions[:k].T / np.sqrt(variances), variances
 
 
