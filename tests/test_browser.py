@@ -15,7 +15,6 @@ import re
 import secrets
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -27,10 +26,15 @@ import pytest
 pytestmark = pytest.mark.browser
 
 REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))  # tools/ is not part of the installed package
+from tools.classroom_pages import CHROMIUM, CHROMIUM_ARGS, free_port, open_at_once, room_of  # noqa: E402
+
 SCREENSHOTS = REPO / "build" / "browser"
-CHROMIUM = Path(os.environ.get("SBERT_WORKBOOK_CHROMIUM", "/usr/bin/chromium"))
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+#: Visitors who open the classroom app at the same moment in test_six_visitors_at_once_all_see_their_figure.
+VISITORS_AT_ONCE = 6
+#: Extra Voilà options for the classroom app under test, e.g. the shared socket path of the old transport
+#: (``--KernelManager.ip=/tmp/room/kernel``): how the six-at-once test was shown to fail with it.
+EXTRA_VOILA_ARGS = os.environ.get("SBERT_WORKBOOK_TEST_VOILA_ARGS", "").split()
 FIRST_FIGURE_TIMEOUT_MS = 420_000  # kernel start + model load: 20-90 s usually; in a fresh venv (first imports compile) with
 #   the JupyterLab and two Voila kernels starting together on 2 cores, one classroom app took over 240 s (CI, 2026-12-01)
 REDRAW_TIMEOUT_MS = 240_000  # a redraw is ~1-5 s alone; in the suite two notebook runs share the 2 cores with the classroom
@@ -98,12 +102,6 @@ def page(browser):
     context.close()
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 class Server:
     """A server process in its own process group, stopped (group and all kernels) on close."""
 
@@ -151,7 +149,7 @@ def lab(tmp_path_factory):
     _require_browser()
     root = tmp_path_factory.mktemp("lab")
     shutil.copytree(REPO / "classroom", root / "classroom")
-    port, token = _free_port(), secrets.token_hex(16)
+    port, token = free_port(), secrets.token_hex(16)
     argv = [sys.executable, "-m", "jupyter", "lab", "--no-browser", "--allow-root", "--ServerApp.ip=127.0.0.1",
             f"--ServerApp.port={port}", "--ServerApp.port_retries=0", f"--IdentityProvider.token={token}",
             f"--ServerApp.root_dir={root}", "--LabApp.expose_app_in_browser=True", "--LabApp.extension_manager=readonly",
@@ -166,12 +164,19 @@ def lab(tmp_path_factory):
 def classroom(tmp_path_factory):
     """The classroom app exactly as `./workbook classroom` starts it (quick mode, embedded model)."""
     _require_browser()
-    port, token = _free_port(), secrets.token_hex(16)
+    port, token = free_port(), secrets.token_hex(16)
     argv = [sys.executable, "-m", "sbert_workbook", "classroom", f"--port={port}", f"--token={token}", "--quick",
             "--no-browser", "--model=embedded", f"--cull-after={CULL_AFTER_S}"]
     home = tmp_path_factory.mktemp("voila_home")
     base = f"http://127.0.0.1:{port}"
-    server = Server(argv, _server_env(home), home / "voila.log", f"{base}/?token={token}")
+    env = _server_env(home)
+    if EXTRA_VOILA_ARGS:  # the same app with Voilà options of the caller's after its own (what the CLI would exec)
+        from sbert_workbook.app.room import classroom_command
+
+        argv, app_env = classroom_command(port, "127.0.0.1", token, "embedded", quick=True, open_browser=False,
+                                          cull_after_s=CULL_AFTER_S)
+        argv, env = [*argv, *EXTRA_VOILA_ARGS], {**app_env, **env}
+    server = Server(argv, env, home / "voila.log", f"{base}/?token={token}")
     yield base, token, server
     server.close()
 
@@ -311,6 +316,24 @@ def test_jupyterlab_runs_the_embedding_explorer(page, lab):
     _check_embedding_explorer(page, ".jp-Notebook", "lab_embedding_explorer", server)
 
 
+def test_six_visitors_at_once_all_see_their_figure(classroom):
+    """A room arriving at once: six pages (both explorers in turn) opened at the same moment must all draw.
+
+    Each visitor's kernel is started when their page opens, six at the same moment: with one socket path for all
+    kernels (SBERT_WORKBOOK_TEST_VOILA_ARGS=--KernelManager.ip=/tmp/room/kernel) their messages cross and pages
+    never draw."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    base, token, server = classroom
+    with ThreadPoolExecutor(1) as thread:  # Playwright's asyncio API, beside this module's sync browser
+        load = thread.submit(open_at_once, base, token, room_of(VISITORS_AT_ONCE), FIRST_FIGURE_TIMEOUT_MS / 1000).result()
+    summary = load.summary()
+    assert summary["drawn"] == VISITORS_AT_ONCE, (
+        f"{summary['drawn']} of {VISITORS_AT_ONCE} pages opened at once drew their figure ({summary}); "
+        f"'Invalid Signature' lines in the server log: {server.log.read_text(errors='replace').count('Invalid Signature')}"
+        f"\nserver log:\n{server.log_tail()}")
+
+
 def test_classroom_app_serves_the_embedding_explorer(page, classroom):
     base, token, server = classroom
     _open_voila_page(page, f"{base}/voila/render/embedding_explorer.ipynb?token={token}")
@@ -405,14 +428,14 @@ def predict_voila(tmp_path_factory):
     """Voilà serving a folder that holds only the one-cell predict notebook."""
     import nbformat
 
-    from sbert_workbook.app.explorers import _unix_socket_kernel_options
+    from sbert_workbook.app.kernel_transport import kernel_options
 
     _require_browser()
     root = tmp_path_factory.mktemp("predict_voila")
     nbformat.write(nbformat.from_dict(_predict_notebook()), root / PREDICT_NOTEBOOK)
-    port, token = _free_port(), secrets.token_hex(16)
+    port, token = free_port(), secrets.token_hex(16)
     argv = [sys.executable, "-m", "sbert_workbook.app.voila_server", str(root), f"--port={port}", "--Voila.ip=127.0.0.1", f"--Voila.token={token}",
-            "--Voila.open_browser=False", "--VoilaConfiguration.show_tracebacks=True", *_unix_socket_kernel_options()]
+            "--Voila.open_browser=False", "--VoilaConfiguration.show_tracebacks=True", *kernel_options()]
     home = tmp_path_factory.mktemp("predict_voila_home")
     base = f"http://127.0.0.1:{port}"
     server = Server(argv, _server_env(home), home / "voila.log", f"{base}/?token={token}")

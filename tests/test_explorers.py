@@ -5,7 +5,6 @@ that what they show is right.
 """
 from __future__ import annotations
 
-import os
 
 import numpy as np
 import pytest
@@ -99,21 +98,6 @@ def test_embedding_explorer_needs_three_different_sentences(encoder):
         explorers.embedding_explorer(encoder, ["One.", "Two.", "One."])
 
 
-def test_classroom_command_serves_the_classroom_folder_with_voila():
-    argv, env = explorers.classroom_command(port=9999, token="abc", model="embedded", quick=True, open_browser=False)
-    assert argv[1:3] == ["-m", "sbert_workbook.app.voila_server"] and argv[3].endswith("classroom")
-    assert {"--port=9999", "--Voila.ip=127.0.0.1", "--Voila.token=abc", "--Voila.open_browser=False"} <= set(argv)
-    assert env[explorers.CLASSROOM_MODEL_ENV_VAR] == "embedded" and env["SBERT_WORKBOOK_QUICK"] == "1"
-
-
-@pytest.mark.skipif(os.name != "posix", reason="Unix sockets exist on POSIX systems only")
-def test_classroom_kernels_talk_over_unix_sockets_not_tcp_ports():
-    argv, _ = explorers.classroom_command(port=9999, token="abc", model="embedded", open_browser=False)
-    assert "--KernelManager.transport=ipc" in argv
-    socket_prefix = next(a.split("=", 1)[1] for a in argv if a.startswith("--KernelManager.ip="))
-    assert os.path.isdir(os.path.dirname(socket_prefix)) and len(socket_prefix) < 80  # sockets allow ~100 characters
-
-
 def test_pair_picker_starts_on_typed_sentences_and_returns_there_when_a_box_is_typed_in(encoder, shown):
     pairs = StsData("toy", "dev", ["A cat sleeps.", "Stocks fell."], ["A cat is sleeping.", "A dog barks."],
                     np.array([4.6, 0.2]), ["toy", "toy"])
@@ -161,7 +145,7 @@ def library_output_restored(monkeypatch):
 def test_classroom_encoder_prints_only_the_model_line(capsys, monkeypatch, library_output_restored):
     from sbert_workbook.app import classroom
 
-    monkeypatch.setenv(explorers.CLASSROOM_MODEL_ENV_VAR, "embedded")
+    monkeypatch.setenv(classroom.CLASSROOM_MODEL_ENV_VAR, "embedded")
     encoder = classroom.classroom_encoder("auto", device="cpu")
     printed = capsys.readouterr()
     assert printed.out == classroom.model_line(encoder.resolved) + "\n"

@@ -26,14 +26,10 @@ import datetime as dt
 import json
 import os
 import secrets
-import signal
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from importlib.metadata import version
 from pathlib import Path
 
@@ -41,13 +37,6 @@ ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "docs" / "reliability.json"
 SLOW_FACTOR = 3.0
 STACK = ("ipykernel", "jupyter_client", "pyzmq", "tornado", "nbclient", "voila")
-CHROMIUM = Path(os.environ.get("SBERT_WORKBOOK_CHROMIUM", "/usr/bin/chromium"))
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-#: A plotly figure with data and a size on the page (the check tests/test_browser.py makes, reduced).
-FIGURE_DRAWN_JS = """() => Array.from(document.querySelectorAll('.js-plotly-plot'))
-    .some(g => g.data && g.data.length && g._fullLayout && g.getBoundingClientRect().width > 0
-               && g.querySelectorAll('g.trace').length + g.querySelectorAll('g.hm').length > 0)"""
 
 
 def stack_versions() -> dict[str, str]:
@@ -133,45 +122,10 @@ def slowest_cell(executed: Path, seconds: list[float | None]) -> str:
 
 
 # ----------------------------------------------------------------------------- classroom loads in Chromium
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def start_classroom(port: int, token: str, log: Path, cull_after_s: int) -> subprocess.Popen:
-    """The Voilà app as `./workbook classroom --quick --model embedded --no-browser` starts it, answering on ``port``
-    (a closed page's kernel goes after ``cull_after_s`` idle seconds, so the loads do not pile kernels up)."""
-    from sbert_workbook.app.explorers import classroom_command
-
-    argv, env = classroom_command(port, "127.0.0.1", token, "embedded", quick=True, open_browser=False,
-                                  cull_after_s=cull_after_s)
-    env = {**env, "HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"}
-    server = subprocess.Popen(argv, env=env, stdout=log.open("w"), stderr=subprocess.STDOUT, start_new_session=True)
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        if server.poll() is not None:
-            raise SystemExit(f"the classroom app exited with code {server.returncode}; see {log}")
-        try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/?token={token}", timeout=5)
-            return server
-        except OSError:
-            time.sleep(0.5)
-    stop(server)
-    raise SystemExit(f"the classroom app did not answer within 120 s; see {log}")
-
-
-def stop(server: subprocess.Popen) -> None:
-    if server.poll() is None:
-        os.killpg(server.pid, signal.SIGTERM)
-        try:
-            server.wait(20)
-        except subprocess.TimeoutExpired:
-            os.killpg(server.pid, signal.SIGKILL)
-
-
 def time_app_loads(browser, url: str, loads: int, timeout_s: int) -> list[float | None]:
     """Seconds from navigation to the first drawn figure, per load (a fresh browser context each); None past ``timeout_s``."""
+    from tools.classroom_pages import FIGURE_DRAWN_JS
+
     seconds: list[float | None] = []
     for load in range(1, loads + 1):
         context = browser.new_context(viewport={"width": 1400, "height": 1000})
@@ -179,7 +133,7 @@ def time_app_loads(browser, url: str, loads: int, timeout_s: int) -> list[float 
         started = time.perf_counter()
         try:
             page.goto(url, wait_until="commit", timeout=timeout_s * 1000)
-            page.wait_for_function(FIGURE_DRAWN_JS, timeout=timeout_s * 1000)
+            page.wait_for_function(FIGURE_DRAWN_JS, timeout=timeout_s * 1000)  # tools/classroom_pages.py
             seconds.append(time.perf_counter() - started)
             print(f"load {load:3d}: {seconds[-1]:6.1f} s", flush=True)
         except Exception as error:  # noqa: BLE001 - playwright's TimeoutError: the spinner a room would see
@@ -213,6 +167,8 @@ def main(argv: list[str] | None = None) -> int:
         report(summary("notebooks", notebook.name, time_notebook_runs(notebook, args.runs, args.cell_timeout), args.label))
         return 0
     from playwright.sync_api import sync_playwright
+
+    from tools.classroom_pages import CHROMIUM, CHROMIUM_ARGS, free_port, start_classroom, stop
 
     port, token = free_port(), secrets.token_hex(16)
     log = Path(tempfile.mkdtemp(prefix="sbw-stall-")) / "voila.log"

@@ -49,6 +49,13 @@ def build_parser() -> argparse.ArgumentParser:
     classroom.add_argument("--no-browser", action="store_true", help="do not open a browser tab")
     classroom.add_argument("--cull-after", type=int, default=120, metavar="SECONDS",
                            help="shut down a visitor's kernel this long after their page closed (default 120)")
+    classroom.add_argument("--room", type=int, default=0, metavar="N",
+                           help="visitors arriving at once: start N kernels of --room-app, run, before anyone comes")
+    classroom.add_argument("--room-app", default="embedding_explorer", choices=["embedding_explorer", "pair_explorer"],
+                           help="the explorer the room opens first (default embedding_explorer)")
+    classroom.add_argument("--max-kernels", type=int, default=None, metavar="N",
+                           help="the most visitors' kernels at once (default: what free memory holds); "
+                                "later visitors are asked to come back in a minute")
 
     doctor = commands.add_parser("doctor", help="check Python, torch, device, widgets, model and data; print fixes")
     doctor.add_argument("--model", default="auto", help="'auto', 'embedded', a hub id or a model folder")
@@ -103,13 +110,15 @@ def run_classroom(args) -> int:
     import os
     import secrets
 
-    from sbert_workbook.app.explorers import classroom_command
+    from sbert_workbook.app.room import classroom_command, room_capacity, room_summary
 
     token = secrets.token_urlsafe(12) if args.token is None else args.token
+    capacity = room_capacity(args.model) if args.max_kernels is None else args.max_kernels
     argv, env = classroom_command(args.port, args.ip, token, args.model, args.quick, not args.no_browser,
-                                   args.cull_after)
+                                  args.cull_after, args.room, args.room_app, capacity)
     host = "localhost" if args.ip in ("127.0.0.1", "localhost") else "<this machine's address>"
     print(f"Classroom app: http://{host}:{args.port}/" + (f"?token={token}" if token else "") + "  (Ctrl-C stops it)", flush=True)
+    print(room_summary(args.room, args.room_app, capacity, args.max_kernels is None), flush=True)
     os.execve(argv[0], argv, env)  # Voila replaces this process, so stopping it stops the app
     return 0
 

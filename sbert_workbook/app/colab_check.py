@@ -53,18 +53,10 @@ def kernel_python() -> str:
     return sys.executable if command in ("python", "python3", f"python{sys.version_info[0]}.{sys.version_info[1]}") else command
 
 
-def use_tcp_kernels() -> None:
-    """Make :mod:`~sbert_workbook.app.runbook` start its kernels on TCP ports instead of Unix sockets.
-
-    With Colab's jupyter stack (ipykernel 6.17.1, jupyter_client 7.4.9) a kernel on Unix sockets
-    stopped answering in notebook 02's first long cell, twice, at the same place, while the same
-    run over TCP finished; the code itself runs there without a kernel. Colab's own kernels use TCP.
-    """
-    from traitlets.config import Config
-
-    from sbert_workbook.app import runbook
-
-    runbook._unix_socket_kernels = lambda folder: Config()
+#: Colab's own kernels use TCP, and with Colab's jupyter stack (ipykernel 6.17.1, jupyter_client 7.4.9) a kernel on
+#: Unix sockets stopped answering in notebook 02's first long cell, twice, at the same place, while the same run
+#: over TCP finished.
+COLAB_TRANSPORT = "tcp"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -76,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
     mismatches = version_mismatches(pins)
     if mismatches:
         print("colab-check: this environment does not hold Colab's versions:\n  " + "\n  ".join(mismatches)
-              + f"\nRemove build/colab-venv and run ./workbook colab-check again.", file=sys.stderr)
+              + "\nRemove build/colab-venv and run ./workbook colab-check again.", file=sys.stderr)
         return 1
     if Path(kernel_python()).resolve() != Path(sys.executable).resolve():
         print(f"colab-check: the python3 kernel runs {kernel_python()}, not {sys.executable}; remove the python3 "
@@ -84,8 +76,8 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     print(f"colab-check: Python {sys.version.split()[0]}; Colab's versions from {CONSTRAINTS_FILE}: "
           + ", ".join(f"{name} {version}" for name, version in pins.items()), flush=True)
-    use_tcp_kernels()
-    runs = run_all(argv or None, build_dir=root / "build" / "colab", parallel=2)  # two at a time: see run_all
+    runs = run_all(argv or None, build_dir=root / "build" / "colab", parallel=2,  # two at a time: see run_all
+                   transport=COLAB_TRANSPORT)
     print(f"colab-check: {len(runs)} notebooks ran in quick mode with Colab's versions, two at a time, "
           f"{sum(run.seconds for run in runs):.0f} s of runs in all.")
     return 0

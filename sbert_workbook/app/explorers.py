@@ -12,8 +12,6 @@ of arrays, so tests can check their numbers; the explorers only wire them to an 
 """
 from __future__ import annotations
 
-import os
-import sys
 from collections.abc import Sequence
 
 import ipywidgets as widgets
@@ -21,7 +19,6 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from sbert_workbook.app.classroom import CLASSROOM_MODEL_ENV_VAR, QUIET_LIBRARY_ENV
 from sbert_workbook.app.widgets import interactive_figure
 from sbert_workbook.evaluation.projection import project
 from sbert_workbook.evaluation.similarity import all_pair_cosines, cosine_matrix, mean_cosine
@@ -213,59 +210,3 @@ def embedding_explorer(encoder, sentences: Sequence[str], batch_size: int = 32) 
         return embedding_figure(vectors, layer, centre, sentences, encoder.name)
 
     return interactive_figure(make_figure, layer=layer, centre=centre)
-
-
-# ----------------------------------------------------------------------------- the classroom app
-
-
-def classroom_command(port: int = 8866, ip: str = "127.0.0.1", token: str = "", model: str = "auto",
-                      quick: bool = False, open_browser: bool = True,
-                      cull_after_s: int = 120) -> tuple[list[str], dict[str, str]]:
-    """The Voilà command (argv, environment) that serves ``classroom/`` as a stand-alone app.
-
-    Used by ``python -m sbert_workbook classroom`` (``./workbook classroom``). Voilà shows
-    only the explorers' outputs, never the code; each visitor gets their own kernel, with the
-    Hugging Face libraries' progress bars and logs off (``classroom.QUIET_LIBRARY_ENV``).
-    Voilà starts a kernel (~0.7 GB with the model) on every page load and keeps it when the page
-    closes; a kernel whose page is gone is shut down once it has been idle ``cull_after_s`` seconds
-    (kernels with an open page are never culled), so a room reloading all lesson long does not fill memory.
-    """
-    from sbert_workbook.data.finding import repo_root
-    from sbert_workbook.settings import QUICK_ENV_VAR
-
-    root = repo_root()
-    if root is None or not (root / "classroom").is_dir():
-        raise FileNotFoundError("The classroom app needs a checkout of the workbook: no classroom/ folder was found "
-                                "beside pyproject.toml. Clone the repository and run `./workbook classroom` there.")
-    argv = [sys.executable, "-m", "sbert_workbook.app.voila_server", str(root / "classroom"), f"--port={port}", f"--Voila.ip={ip}",
-            f"--Voila.token={token}", f"--Voila.open_browser={open_browser}", "--VoilaConfiguration.show_tracebacks=True",
-            *_unix_socket_kernel_options(), *kernel_culling_options(cull_after_s)]
-    env = {**os.environ, **QUIET_LIBRARY_ENV, CLASSROOM_MODEL_ENV_VAR: model, "HF_HUB_DISABLE_TELEMETRY": "1"}
-    if quick:
-        env[QUICK_ENV_VAR] = "1"
-    return argv, env
-
-
-def kernel_culling_options(cull_after_s: int) -> list[str]:
-    """jupyter_server's culler, for kernels with no open page only (``cull_connected`` stays False)."""
-    if cull_after_s <= 0:
-        raise ValueError(f"cull_after_s must be a positive number of seconds, got {cull_after_s}.")
-    return [f"--MappingKernelManager.cull_idle_timeout={cull_after_s}",
-            f"--MappingKernelManager.cull_interval={max(1, min(30, cull_after_s // 2))}",
-            "--MappingKernelManager.cull_connected=False"]
-
-
-def _unix_socket_kernel_options() -> list[str]:
-    """Voilà options giving each visitor's kernel Unix sockets (POSIX only; see ``runbook.unix_socket_kernel_settings``).
-
-    Seen in the browser tests on a busy machine: a visitor's kernel started on TCP ports never
-    connected, and the page waited forever.
-    """
-    if os.name != "posix":
-        return []
-    import tempfile
-
-    from sbert_workbook.app.runbook import unix_socket_kernel_settings
-
-    settings = unix_socket_kernel_settings(tempfile.mkdtemp(prefix="sbw-kernels-"))
-    return [f"--KernelManager.{name}={value}" for name, value in settings.items()]

@@ -42,7 +42,7 @@ def list_notebooks(folder: Path | None = None) -> list[Path]:
 def run_notebook(notebook: Path, build_dir: Path | None = None, timeout_s: int = 900, quick: bool = True,
                  env: dict[str, str] | None = None, parameters: dict | None = None,
                  after_cell: Callable[[Scratch, int, Any], None] | None = None,
-                 unset: tuple[str, ...] = ()) -> NotebookRun:
+                 unset: tuple[str, ...] = (), transport: str | None = None) -> NotebookRun:
     """Execute ``notebook`` top to bottom (in quick mode by default) in its own folder.
 
     The executed copy (with the widgets' state, so a page rendered from it shows each control's value)
@@ -52,7 +52,8 @@ def run_notebook(notebook: Path, build_dir: Path | None = None, timeout_s: int =
     some, both in the kernel's environment only (this process's is untouched, so runs can share it from threads);
     ``parameters`` overrides values of the cell tagged ``parameters`` (see :func:`with_parameters`);
     ``after_cell(scratch, index, cell)`` is called after each cell, in the same kernel: ``scratch.run(code)``
-    runs more code there without adding it to the notebook (the exercise tests check each answer this way).
+    runs more code there without adding it to the notebook (the exercise tests check each answer this way);
+    ``transport``: the kernel's, as :func:`sbert_workbook.app.kernel_transport.kernel_settings` reads it.
     """
     import nbformat
     from nbconvert import HTMLExporter
@@ -68,7 +69,7 @@ def run_notebook(notebook: Path, build_dir: Path | None = None, timeout_s: int =
         kernel_env.pop(name, None)
     started = time.perf_counter()
     try:
-        execute(nb, notebook.parent, timeout_s, after_cell, kernel_env)
+        execute(nb, notebook.parent, timeout_s, after_cell, kernel_env, transport)
     finally:
         nbformat.write(nb, executed)
         html.write_text(HTMLExporter().from_notebook_node(with_plotly_as_html(nb))[0], encoding="utf-8")
@@ -94,17 +95,20 @@ class Scratch:
 
 
 def execute(nb, folder: Path, timeout_s: int = 900, after_cell: Callable[[Scratch, int, Any], None] | None = None,
-            kernel_env: dict[str, str] | None = None):
+            kernel_env: dict[str, str] | None = None, transport: str | None = None):
     """Run every cell of ``nb`` in order in one fresh kernel started in ``folder``, as ``NotebookClient.execute`` does,
     calling ``after_cell`` after each; the widgets' state is stored in ``nb.metadata.widgets``. The kernel's
-    environment is ``kernel_env`` (this process's when None)."""
+    environment is ``kernel_env`` (this process's when None); its sockets live in a folder of its own
+    (:mod:`sbert_workbook.app.kernel_transport`)."""
     from nbclient import NotebookClient
 
     from sbert_workbook.app import kernel_replies
+    from sbert_workbook.app.kernel_transport import kernel_config, socket_folder_root
 
-    kernel_replies.install()  # replies whose wake-up was lost are taken within a second (issue 21)
-    with tempfile.TemporaryDirectory(prefix="sbw-kernel-") as sockets:
-        client = NotebookClient(nb, timeout=timeout_s, kernel_name="python3", config=_unix_socket_kernels(sockets),
+    kernel_replies.install()  # replies whose wake-up was lost are taken within a second
+    with tempfile.TemporaryDirectory(prefix="sbw-kernel-", dir=socket_folder_root()) as sockets:
+        config = kernel_config(transport, os.path.join(sockets, "kernel.json"))
+        client = NotebookClient(nb, timeout=timeout_s, kernel_name="python3", config=config,
                                 resources={"metadata": {"path": str(folder)}}, store_widget_state=True)
         with client.setup_kernel(env=dict(kernel_env if kernel_env is not None else os.environ)):
             reply = client.wait_for_reply(client.kc.kernel_info())
@@ -176,36 +180,19 @@ def with_plotly_as_html(nb, include_plotlyjs: bool = True):
     return nb
 
 
-def unix_socket_kernel_settings(folder: str) -> dict[str, str]:
-    """``KernelManager`` settings that make kernels talk over Unix sockets in ``folder`` instead of TCP ports.
-
-    TCP ports are picked free and bound later, so kernels started at the same moment by
-    other processes (or a browser's connection opened in between) can take one and leave a
-    client waiting forever on a lost reply. Socket files cannot be taken that way. Keep
-    ``folder`` short: socket paths are limited to about 100 characters.
-    """
-    return {"transport": "ipc", "ip": os.path.join(folder, "kernel")}
-
-
-def _unix_socket_kernels(folder: str):
-    from traitlets.config import Config
-
-    return Config({"KernelManager": unix_socket_kernel_settings(folder)})
-
-
-
 #: A kernel's threads while two notebooks run side by side (torch reads OMP_NUM_THREADS when it starts): two
 #: 2-thread kernels on 2 cores ran up to 3.7 times slower than one; two 1-thread kernels took 98 s against 130 s.
 ONE_THREAD = {"OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 
 
 def run_all(only: list[str] | None = None, build_dir: Path | None = None, quick: bool = True,
-            env: dict[str, str] | None = None, parallel: int = 1, folder: Path | None = None) -> list[NotebookRun]:
+            env: dict[str, str] | None = None, parallel: int = 1, folder: Path | None = None,
+            transport: str | None = None) -> list[NotebookRun]:
     """Run every notebook (or those whose name contains one of ``only``), printing timings; ``env`` as in :func:`run_notebook`.
 
     ``parallel`` > 1 runs that many at a time (each kernel on one CPU thread), the later (longer) lessons first; the
     runs come back in lesson order, and the first failure is raised once every run has ended. ``folder``: where the
-    notebooks are (the workbook's by default).
+    notebooks are (the workbook's by default); ``transport``: the kernels', as in :func:`run_notebook`.
     """
     from concurrent.futures import ThreadPoolExecutor
 
@@ -214,7 +201,7 @@ def run_all(only: list[str] | None = None, build_dir: Path | None = None, quick:
 
     def run_one(notebook: Path) -> NotebookRun:
         print(f"running {notebook.name} ({'quick' if quick else 'full'} mode) ...", flush=True)
-        run = run_notebook(notebook, build_dir, quick=quick, env=kernel_env)
+        run = run_notebook(notebook, build_dir, quick=quick, env=kernel_env, transport=transport)
         print(f"  done in {run.seconds:.0f} s -> {run.executed}, {run.html}", flush=True)
         return run
 

@@ -3,7 +3,7 @@
 Voilà executes each visitor's notebook on the server with nbclient, which can miss the wake-up for a reply
 the kernel has already sent (:mod:`sbert_workbook.app.kernel_replies`); the room then sees "Executing 6 of 8"
 forever. ``python -m sbert_workbook.app.voila_server ARGS`` installs the fix in the server process and runs
-``voila ARGS``; :func:`sbert_workbook.app.explorers.classroom_command` starts it (``./workbook classroom``).
+``voila ARGS``; :func:`sbert_workbook.app.room.classroom_command` starts it (``./workbook classroom``).
 """
 from __future__ import annotations
 

@@ -1,0 +1,197 @@
+"""The classroom app's server: Voilà serving ``classroom/`` to a room (``./workbook classroom``).
+
+Each visitor gets a kernel of their own, talking over sockets of its own (:mod:`sbert_workbook.app.kernel_transport`)
+and working on one CPU thread (the room shares the cores). A kernel whose page has closed goes once it has been
+idle a while (:func:`kernel_culling_options`). For a room that arrives at once, ``--room N`` starts N kernels of
+one explorer before anyone comes, each with the notebook already run (Voilà's preheated kernels), so the pages
+draw at once; and the app never starts more kernels than the machine's memory holds (:func:`room_capacity`):
+a visitor past that gets "the room is full, try again in a minute" (:class:`RoomKernelManager`) instead of a
+page that never draws. ``tools/classroom_load.py`` measures both (docs/classroom_load.md).
+"""
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+from sbert_workbook.app.classroom import CLASSROOM_MODEL_ENV_VAR, QUIET_LIBRARY_ENV
+from sbert_workbook.app.kernel_transport import kernel_options
+
+#: Free memory one visitor's kernel needs with the embedded model once its explorer has drawn: 30 kernels (with their
+#: 30 browser pages on the same machine) took 16.6-17.0 GB more than before they started (docs/classroom_load.md),
+#: about 0.56 GB each; rounded up.
+KERNEL_GB = {"embedded": 0.7}
+#: For any other model (bert-base-uncased's weights are 0.44 GB against the embedded model's 0.09 GB): an estimate.
+OTHER_MODEL_KERNEL_GB = 1.1
+#: Memory kept free for the server, the system and the teacher's own browser.
+RESERVE_GB = 1.5
+ROOM_APPS = ("embedding_explorer", "pair_explorer")
+#: Seconds after a visitor takes a preheated kernel before Voilà starts its replacement (Voilà's default: 1). Ten
+#: visitors at once on 2 cores drew in 27 s with the refills a minute later, 93 s with them at once (the ten
+#: replacements ran their notebook while the pages loaded): the rush passes first.
+REFILL_AFTER_S = 60
+#: What a visitor past the machine's capacity sees (the HTTP reason of a 503; tools/classroom_pages.py looks for it).
+ROOM_FULL_TITLE = "The room is full: try again in a minute"
+#: Each kernel on one CPU thread: with several kernels on 2 cores, torch's default of one thread per core only
+#: adds contention.
+ONE_THREAD_PER_KERNEL = {"OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "TOKENIZERS_PARALLELISM": "false"}
+GB = 1024 ** 3
+
+
+def classroom_command(port: int = 8866, ip: str = "127.0.0.1", token: str = "", model: str = "auto",
+                      quick: bool = False, open_browser: bool = True,
+                      cull_after_s: int = 120, room: int = 0, room_app: str = ROOM_APPS[0],
+                      max_kernels: int | None = None, transport: str | None = None) -> tuple[list[str], dict[str, str]]:
+    """The Voilà command (argv, environment) that serves ``classroom/`` as a stand-alone app.
+
+    Used by ``python -m sbert_workbook classroom`` (``./workbook classroom``). Voilà shows
+    only the explorers' outputs, never the code; each visitor gets their own kernel, with the
+    Hugging Face libraries' progress bars and logs off (``classroom.QUIET_LIBRARY_ENV``).
+    Voilà starts a kernel on every page load and keeps it when the page closes; a kernel whose page
+    is gone is shut down once it has been idle ``cull_after_s`` seconds (kernels with an open page
+    are never culled), so a room reloading all lesson long does not fill memory. ``room``: kernels of
+    ``room_app`` started and run before anyone comes (:func:`preheat_options`). ``max_kernels``: the most kernels
+    at once (None: what this machine's free memory holds, :func:`room_capacity`). ``transport``: the kernels'
+    (:func:`sbert_workbook.app.kernel_transport.kernel_settings`).
+    """
+    from sbert_workbook.data.finding import repo_root
+    from sbert_workbook.settings import QUICK_ENV_VAR
+
+    root = repo_root()
+    if root is None or not (root / "classroom").is_dir():
+        raise FileNotFoundError("The classroom app needs a checkout of the workbook: no classroom/ folder was found "
+                                "beside pyproject.toml. Clone the repository and run `./workbook classroom` there.")
+    argv = [sys.executable, "-m", "sbert_workbook.app.voila_server", str(root / "classroom"), f"--port={port}", f"--Voila.ip={ip}",
+            f"--Voila.token={token}", f"--Voila.open_browser={open_browser}", "--VoilaConfiguration.show_tracebacks=True",
+            *kernel_options(transport), *kernel_culling_options(cull_after_s)]
+    capacity = room_capacity(model) if max_kernels is None else max_kernels
+    argv += capacity_options(capacity) + preheat_options(min(room, capacity), room_app)
+    env = {**os.environ, **QUIET_LIBRARY_ENV, **ONE_THREAD_PER_KERNEL, CLASSROOM_MODEL_ENV_VAR: model,
+           "HF_HUB_DISABLE_TELEMETRY": "1"}
+    if quick:
+        env[QUICK_ENV_VAR] = "1"
+    return argv, env
+
+
+def kernel_culling_options(cull_after_s: int) -> list[str]:
+    """jupyter_server's culler, for kernels with no open page only (``cull_connected`` stays False)."""
+    if cull_after_s <= 0:
+        raise ValueError(f"cull_after_s must be a positive number of seconds, got {cull_after_s}.")
+    return [f"--MappingKernelManager.cull_idle_timeout={cull_after_s}",
+            f"--MappingKernelManager.cull_interval={max(1, min(30, cull_after_s // 2))}",
+            "--MappingKernelManager.cull_connected=False"]
+
+
+def available_memory_bytes() -> int:
+    """Memory the system can give new processes now (``MemAvailable``); psutil's reading where /proc is absent."""
+    try:
+        with open("/proc/meminfo") as meminfo:
+            for line in meminfo:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    import psutil
+
+    return psutil.virtual_memory().available
+
+
+def room_capacity(model: str = "embedded", available_bytes: int | None = None) -> int:
+    """How many visitors' kernels fit in the memory free now, keeping :data:`RESERVE_GB` free (at least one)."""
+    available = available_memory_bytes() if available_bytes is None else available_bytes
+    per_kernel = KERNEL_GB.get(model, OTHER_MODEL_KERNEL_GB) * GB
+    return max(1, int((available - RESERVE_GB * GB) // per_kernel))
+
+
+def room_summary(room: int, room_app: str, capacity: int, from_memory: bool) -> str:
+    """What ``./workbook classroom`` tells the teacher about the room it can hold."""
+    held = (f"at most {capacity} visitors' kernels at once ("
+            + (f"what {available_memory_bytes() / GB:.1f} GB of free memory holds" if from_memory else "--max-kernels")
+            + "); later visitors are asked to come back in a minute")
+    if room == 0:
+        return f"Room: {held}. Each page starts its kernel when it opens (--room N starts them ahead)."
+    ready = min(room, capacity)
+    return (f"Room: {ready} kernels of {room_app} start now, each with the explorer run, so {ready} visitors arriving at "
+            f"once see it without waiting, once they have run it (the machine is busy until then); {held}.")
+
+
+def capacity_options(max_kernels: int) -> list[str]:
+    """Voilà options for a kernel manager that starts at most ``max_kernels`` kernels (:class:`RoomKernelManager`)."""
+    if max_kernels < 1:
+        raise ValueError(f"max_kernels must be at least 1, got {max_kernels}.")
+    return [f"--VoilaConfiguration.multi_kernel_manager_class={__name__}.RoomKernelManager",
+            f"--RoomKernelManager.max_kernels={max_kernels}"]
+
+
+def preheat_options(room: int, room_app: str = ROOM_APPS[0]) -> list[str]:
+    """Voilà options that keep ``room`` kernels of ``room_app`` started and run ahead of visitors (none for 0).
+
+    Voilà refills the pool :data:`REFILL_AFTER_S` seconds after a visitor takes a kernel; the other explorer starts
+    its kernels on demand.
+    """
+    if room < 0:
+        raise ValueError(f"room must be 0 (no preheated kernels) or a number of visitors, got {room}.")
+    if room_app not in ROOM_APPS:
+        raise ValueError(f"Unknown classroom app {room_app!r}: use one of {ROOM_APPS}.")
+    if room == 0:
+        return []
+    return ["--VoilaConfiguration.preheat_kernel=True", "--VoilaConfiguration.default_pool_size=0",
+            f"--VoilaKernelManager.fill_delay={REFILL_AFTER_S}",
+            f"--Voila.config_file_paths={write_pool_config(room, room_app)}"]
+
+
+def write_pool_config(room: int, room_app: str, folder: Path | None = None) -> Path:
+    """``folder/voila.json`` sizing each explorer's pool (Voilà reads this nested setting only from a file);
+    ``build/classroom_room/`` of the checkout by default. Returns the folder."""
+    import json
+
+    from sbert_workbook.data.finding import repo_root
+
+    folder = Path(folder or (repo_root() or Path.cwd()) / "build" / "classroom_room")
+    folder.mkdir(parents=True, exist_ok=True)
+    pools = {f"{app}.ipynb": {"pool_size": room if app == room_app else 0} for app in ROOM_APPS}
+    config = {"VoilaKernelManager": {"kernel_pools_config": {"default": {"pool_size": 0}, **pools}}}
+    (folder / "voila.json").write_text(json.dumps(config, indent=1) + "\n", encoding="utf-8")
+    return folder
+
+
+def _room_kernel_manager_class():
+    from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
+    from tornado.web import HTTPError
+    from traitlets import Int
+
+    class RoomKernelManager(AsyncMappingKernelManager):
+        """Voilà's kernel manager that starts at most ``max_kernels`` kernels; past that a visitor gets a 503 page
+        saying the room is full (and a preheated pool stops refilling until kernels go)."""
+
+        max_kernels = Int(0, config=True, help="The most kernels at once (0: no limit).")
+
+        def __init__(self, **kwargs):
+            super().__init__(**kwargs)
+            self._starting: set[str] = set()
+
+        async def start_kernel(self, *args, kernel_id: str | None = None, **kwargs):
+            if kernel_id is not None and kernel_id in self:
+                return await super().start_kernel(*args, kernel_id=kernel_id, **kwargs)
+            held = len(set(self._kernels) | self._starting)
+            if self.max_kernels and held >= self.max_kernels:
+                raise HTTPError(503, log_message=f"{held} kernels run, the most this machine holds "
+                                f"(--max-kernels {self.max_kernels}); a visitor was asked to come back.",
+                                reason=ROOM_FULL_TITLE)
+            kernel_id = kernel_id or self.new_kernel_id()
+            self._starting.add(kernel_id)
+            try:
+                return await super().start_kernel(*args, kernel_id=kernel_id, **kwargs)
+            finally:
+                self._starting.discard(kernel_id)
+
+    return RoomKernelManager
+
+
+def __getattr__(name: str):
+    """``RoomKernelManager`` is built on first use, so that importing this module needs no Jupyter server."""
+    if name == "RoomKernelManager":
+        cls = _room_kernel_manager_class()
+        globals()[name] = cls
+        return cls
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
