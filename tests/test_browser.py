@@ -40,7 +40,9 @@ FIRST_FIGURE_TIMEOUT_MS = 420_000  # kernel start + model load: 20-90 s usually;
 REDRAW_TIMEOUT_MS = 240_000  # a redraw is ~1-5 s alone; in the suite two notebook runs share the 2 cores with the classroom
 #   kernel (tests/notebook_runs.py), and in a clean-clone CI run (2026-12-02) the pair explorer's figure took over 60 s
 #   to come back: a figure that never returns still fails, only later
-CULL_AFTER_S = 5  # the classroom app under test shuts a closed page's kernel down after 5 idle seconds (default 120)
+CULL_AFTER_S = 30  # the classroom app under test shuts a kernel with no page connected down after 30 idle seconds
+#   (default 120). The culler cannot tell a closed page from one whose browser has not connected yet: with 5 s, one of
+#   six pages opened at once in the suite lost its kernel before its busy browser connected (404 on its channels)
 #: What a page shows when widgets did not render: the loading placeholder, a Python repr, an error.
 WIDGET_FAILURE_TEXT = re.compile(r"Loading widget|VBox\(children=|IntSlider\(value=|model_id|model not found|Error displaying widget"
                                  r"|application/vnd\.jupyter\.widget-view\+json|Traceback")
