@@ -73,10 +73,27 @@ def find_solution(name: str) -> Callable:
     """
     if not (name.startswith("ex") and name[2:4].isdigit() and name[4:5] == "_"):
         raise ValueError(f"exercise names read exNN_K (notebook NN, exercise K), e.g. 'ex01_3'; got {name!r}")
-    module = importlib.import_module(f"sbert_workbook.solutions.nb{name[2:4]}")
+    try:
+        module = importlib.import_module(f"sbert_workbook.solutions.nb{name[2:4]}")
+    except ModuleNotFoundError as error:
+        if error.name not in ("sbert_workbook.solutions", f"sbert_workbook.solutions.nb{name[2:4]}"):
+            raise
+        raise ModuleNotFoundError(f"This copy of the workbook has no solutions (a students' release, made by "
+                                  f"`./workbook release`), so {name} cannot be filled in: set SOLUTIONS = False and "
+                                  "solve it, or ask your teacher.", name=error.name) from None
     found = getattr(module, name, None)
     if found is None:
         raise KeyError(f"{module.__name__} has no solution {name}(); add it there (see sbert_workbook/exercises.py)")
+    return found
+
+
+def find_reference(name: str) -> Callable:
+    """The reference ``exNN_K`` a check computes out of sight, from ``sbert_workbook.checks.nbNN`` (``05_bert_flow``)."""
+    module = importlib.import_module(f"sbert_workbook.checks.nb{name[2:4]}")
+    found = getattr(module, name, None)
+    if found is None:
+        raise KeyError(f"check({name!r}, ...) gave no expected value and {module.__name__} has no reference {name}(): "
+                       "pass expected=, or add the reference there")
     return found
 
 
@@ -115,12 +132,16 @@ def check(name: str, answer: Any, expected: Any = None, hint: str = "", *, measu
 
     The answer (or ``measure(answer)``, e.g. the PMI of the context the student chose) is compared with
     ``expected`` within ``atol``/``rtol`` (strings and other values exactly); with ``predicate`` instead, the
-    answer passes when ``predicate(answer)`` is true. An answer that cannot be compared fails, without a traceback.
+    answer passes when ``predicate(answer)`` is true. With neither, the reference is ``exNN_K`` of
+    ``sbert_workbook/checks/nbNN.py``, computed from the calling notebook's variables, out of the cell's sight.
+    An answer that cannot be compared fails, without a traceback.
     """
     label = f"exercise {name[2:4]}.{name[5:]}" if name.startswith("ex") else name
     if is_placeholder(answer):
         print(NOT_ATTEMPTED)
         return
+    if expected is None and predicate is None:
+        expected = call_with(find_reference(name), sys._getframe(1).f_globals)
     try:
         problem = _problem(measure(answer) if measure else answer, expected, predicate, atol, rtol)
     except Exception as error:  # a wrong type or shape is a wrong answer, not a crash

@@ -24,6 +24,7 @@ import nbformat
 
 from sbert_workbook.app.runbook import ONE_THREAD, NotebookRun, Scratch, run_notebook, with_parameters
 from sbert_workbook.exercises import NOT_ATTEMPTED, SOLUTIONS_ENV_VAR, find_solution
+from sbert_workbook.story import STORY_ENV_VAR, read
 
 REPO = Path(__file__).resolve().parents[1]
 from conftest import OWN_CACHE, STANDIN  # noqa: E402 - the variants are named once, in conftest.py
@@ -37,7 +38,7 @@ STANDIN_PARAMETERS = {
     "02_anisotropy": {"N_PER_DATASET": 16, "STSB_PAIRS": 40, "QUERIES_PER_BUCKET": 50},
     "03_pooling_and_sts": {"QUICK_PAIRS": 8, "RERANK_PAIRS": 40, "RERANK_QUERIES": 4, "RERANK_STEPS": 2,
                            "PAIRS_PER_SUBSET": 2, "PROBE_PAIRS": 24, "ENGINE_SENTENCES": 16, "TIMING_PAIRS": 16},
-    "05_bert_flow": {"PAIRS_PER_SET": 4, "NLI_PAIRS": 8},
+    "05_bert_flow": {"PAIRS_PER_SET": 4, "FIT_PAIRS": 4, "NLI_PAIRS": 8},
     # 04: bert-base training steps dominate (~30 of batch 16 before), so batches of 2 pairs and fewer steps; three
     # ablation variants (mean and max pooling, then (u, v): both tables get rows) of one step, one more seed for §6.1,
     # no resumable checkpoints in §5 (~1.3 GB each with bert-base; §7 still writes and resumes them), §1.2 timed on 4
@@ -46,11 +47,13 @@ STANDIN_PARAMETERS = {
                               "SEED_RUNS": 2, "SAVE_CHECKPOINTS": False, "CROSS_STEPS": 2, "COST_SIZES": (4, 8),
                               "STS_LIMIT": 4, "DEV_PAIRS": 4},
     # 06: six bert-base copies trained (1 step each, scored before and after: ~20 s a run on one CPU thread) and scored
-    # on every set: 4 dev pairs, 2 pairs per set (wmean is then NaN, as the table's caption allows), 16 SICK pairs per
+    # on every set: 4 dev pairs, 3 pairs per set (the least a bootstrap interval takes; wmean is then NaN, as the
+    # table's caption allows), 16 SICK pairs per
     # split (the first with every label), batches of 2 (one in-batch negative), the float64 gradient-cache demo on 2 pairs
     # for one step each way (its 4 float64 bert-base steps were 47 s of this run's 154 s of cells, one thread, beside another run).
-    "06_contrastive_simcse": {"STEPS": 1, "BATCH_SIZE": 2, "UNSUP_SENTENCES": 8, "DEV_PAIRS": 4, "PAIRS_PER_SET": 2,
-                              "PROBE_PAIRS": 16, "CACHE_BATCH": 2, "CACHE_STEPS": 1},
+    "06_contrastive_simcse": {"STEPS": 1, "BATCH_SIZE": 2, "UNSUP_SENTENCES": 8, "DEV_PAIRS": 4, "PAIRS_PER_SET": 3,
+                              "PROBE_PAIRS": 16, "CACHE_BATCH": 2, "CACHE_STEPS": 1, "CONE_STEPS": 4, "CONE_SEEDS": 2,
+                              "CONE_BATCH_SIZE": 4, "CONE_PAIRS_PER_SET": 3},
 }
 
 
@@ -63,9 +66,9 @@ OWN_CACHE_PARAMETERS = {
     "03_pooling_and_sts": {"QUICK_PAIRS": 20, "RERANK_QUERIES": 8, "RERANK_STEPS": 2},
     "04_siamese_finetuning": {"NLI_STEPS": 20, "STSB_STEPS": 20, "STS_LIMIT": 50, "DEV_PAIRS": 50, "ABLATION_STEPS": 5,
                               "SEED_RUNS": 3, "CROSS_STEPS": 4},
-    "05_bert_flow": {"PAIRS_PER_SET": 20, "NLI_PAIRS": 50},
+    "05_bert_flow": {"PAIRS_PER_SET": 20, "FIT_PAIRS": 20, "NLI_PAIRS": 50},
     "06_contrastive_simcse": {"STEPS": 4, "UNSUP_SENTENCES": 48, "DEV_PAIRS": 16, "PAIRS_PER_SET": 8, "PROBE_PAIRS": 40,
-                              "CACHE_BATCH": 4},
+                              "CACHE_BATCH": 4, "CONE_STEPS": 20, "CONE_SEEDS": 2, "CONE_BATCH_SIZE": 16, "CONE_PAIRS_PER_SET": 20},
 }
 
 
@@ -184,6 +187,14 @@ class ExecutedNotebook:
     exercise_failures: list[str] = field(default_factory=list)
     exercises_tried: list[str] = field(default_factory=list)
 
+    story_file: Path | None = None  # the verdicts the run recorded (sbert_workbook.story)
+
+    @property
+    def verdicts(self) -> dict[str, str]:
+        """``{claim: verdict}`` the run recorded."""
+        self.executed  # noqa: B018 - fails, with the run's error, if it did not finish
+        return next(iter(read(self.story_file).values()), {}) if self.story_file else {}
+
     @property
     def executed(self) -> Path:
         if self.run is None:
@@ -251,6 +262,10 @@ class NotebookRuns:
         if env is None:
             env = {**self._variant_env(variant), **(ONE_THREAD if self.sharing_the_cpu else {})}
         build_dir = REPO / "build" / variant if standin else None
+        result.story_file = REPO / "build" / "story" / variant / f"{notebook.stem}.jsonl"
+        result.story_file.parent.mkdir(parents=True, exist_ok=True)
+        result.story_file.write_text("")
+        env = {**env, STORY_ENV_VAR: str(result.story_file)}
         try:
             result.run = run_notebook(notebook, build_dir, env=env, unset=(SOLUTIONS_ENV_VAR,),  # shipped as the student gets it
                                       parameters=parameters,

@@ -20,6 +20,16 @@ def test_sts_b_target_sentences_are_the_distinct_sentences_of_all_three_splits(s
     assert sentences[0] == first_train.split("\t")[5]
 
 
+def test_a_sample_of_target_sentences_keeps_the_test_pairs_it_is_given(shared_data):
+    from sbert_workbook.data.loaders import load_sts
+
+    test = load_sts("sts16", "test", data_dir=shared_data, limit=50)
+    sampled = target_sentences("sts16", data_dir=shared_data, limit=100)
+    assert not set(test.sentences1) <= set(sampled), "two samples of one set need not overlap: why `including` exists"
+    kept = target_sentences("sts16", data_dir=shared_data, limit=100, including=test)
+    assert set(test.sentences1 + test.sentences2) <= set(kept) and len(kept) == len(set(kept))
+
+
 def test_nli_sentences_are_every_premise_and_hypothesis_once(shared_data):
     rows = [json.loads(line) for name in ("snli", "mnli")
             for line in (shared_data / "nli" / f"{name}_dev.jsonl").read_text(encoding="utf-8").splitlines()]

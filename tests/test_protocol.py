@@ -49,8 +49,20 @@ def test_wmean_is_undefined_on_a_subset_of_two_pairs(two_subsets):
     assert math.isnan(protocol.seven_set_scores(embed, {"toy": data}, lambda name: None, "wmean")["toy"])
 
 
-def test_tie_or_gap():
-    assert protocol.tie_or_gap(1.2, 1.76) == "tie" and protocol.tie_or_gap(-2.5, 1.76) == "-2.50"
-    assert protocol.tie_or_gap(float("nan"), 1.0) == "n/a"
-    with pytest.raises(ValueError, match="positive"):
-        protocol.tie_or_gap(1.0, 0.0)
+def test_difference_interval_is_the_seven_set_gap_with_its_bootstrap(two_subsets):
+    data, embed = two_subsets
+    sn = cal.StandardNormalization().fit(embed(data.sentences1 + data.sentences2))
+    calibrated = protocol.seven_set_scores(embed, {"toy": data}, lambda name: sn)["toy"]
+    raw = protocol.seven_set_scores(embed, {"toy": data}, lambda name: None)["toy"]
+    interval = protocol.difference_interval(embed, {"toy": data}, lambda name: sn, lambda name: None)
+    assert interval.difference == pytest.approx(calibrated - raw, abs=1e-9) and interval.low <= interval.difference <= interval.high
+    weighted = protocol.difference_interval(embed, {"toy": data}, lambda name: sn, lambda name: None, "wmean")
+    expected = (protocol.seven_set_scores(embed, {"toy": data}, lambda name: sn, "wmean")["toy"]
+                - protocol.seven_set_scores(embed, {"toy": data}, lambda name: None, "wmean")["toy"])
+    assert weighted.difference == pytest.approx(expected, abs=1e-9)
+
+
+def test_the_aggregation_gap_interval_holds_the_gap(two_subsets):
+    data, embed = two_subsets
+    interval = protocol.aggregation_gap_interval(embed, {"toy": data}, lambda name: None)
+    assert interval.difference == pytest.approx(protocol.aggregation_gap(embed, {"toy": data}, lambda name: None)["toy"], abs=1e-9)

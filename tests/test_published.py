@@ -57,6 +57,7 @@ def test_sbert_table2_marks_the_cross_encoders():
 def test_sbert_table6_both_columns_and_all_seven_concatenations(row):
     assert pub.SBERT_TABLE6.rows[row] == SBERT_T6[row]
     assert len(pub.SBERT_TABLE6_CONCATENATIONS) == 7 and set(pub.SBERT_TABLE6_CONCATENATIONS.values()) <= set(SBERT_T6)
+    assert pub.SBERT_TABLE6_SEEDS == 10, "SBERT §6: each configuration trained with 10 random seeds"
 
 
 def test_sbert_table5_averages():

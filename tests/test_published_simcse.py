@@ -122,3 +122,10 @@ def test_appendix_e_prints_no_numbers_for_flow_or_whitening():
     assert e1.rows["Sup. SimCSE-BERT-base"] == (82.69, 89.25, 94.81, 89.59, 87.31, 88.40, 73.51, 86.51)
     assert e1.value("Avg. BERT embeddings (quoted from SBERT)", "MRPC") == 69.54  # as SimCSE prints it …
     assert pub.SBERT_TABLE5.value("Avg. BERT embeddings", "MRPC") == 69.45  # … and as SBERT does
+
+
+def test_the_plane_claims_are_quoted_with_their_sections_and_no_numbers():
+    text = pub.SIMCSE_POSTPROCESSING_GEOMETRY
+    assert "2104.08821v4" in text and "§7" in text and "Appendix F" in text
+    assert "'greatly improve uniformity but also suffer a degeneration in alignment'" in text
+    assert "only as a figure" in text and not any(ch.isdigit() for ch in text.split("§7")[1].replace("Figure 3", ""))

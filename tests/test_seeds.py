@@ -1,11 +1,11 @@
-"""Seed spread and the tie rule of notebook 04 §6.1 (sbert_workbook/training/seeds.py), against the statistics module by hand."""
+"""Seed spread of notebook 04 §6.1 (sbert_workbook/training/seeds.py), against the statistics module by hand; its intervals are tested in test_uncertainty.py."""
 from __future__ import annotations
 
 import math
 
 import pytest
 
-from sbert_workbook.training.seeds import compare, scores_over_seeds, seed_spread
+from sbert_workbook.training.seeds import scores_over_seeds, seed_spread
 
 
 def test_spread_is_the_mean_and_the_sample_standard_deviation():
@@ -19,15 +19,6 @@ def test_spread_is_the_mean_and_the_sample_standard_deviation():
 def test_one_seed_has_no_spread():
     with pytest.raises(ValueError, match="at least 2 seeds"):
         seed_spread([80.0])
-
-
-def test_a_difference_inside_the_spread_is_a_tie():
-    assert compare(0.3, 0.5) == compare(-0.49, 0.5) == "tie"
-    assert compare(0.5, 0.5) == compare(2.0, 0.5) == "ahead"
-    assert compare(-0.6, 0.5) == "behind"
-    assert compare(0.0, 0.0) == "tie" and compare(0.1, 0.0) == "ahead"  # no spread: any difference counts
-    with pytest.raises(ValueError, match="≥ 0"):
-        compare(1.0, -0.1)
 
 
 def test_scores_over_seeds_runs_each_seed_once():

@@ -1,13 +1,13 @@
 """The run times the notebooks state are the ones measured (docs/section_times.json, docs/full_mode_times.json).
 
-A notebook's parameters cell says how long its full mode takes on 2 CPU cores, and the sections added for the
-papers' results say how long they run in quick and full mode. Re-measure with ``tools/section_times.py`` and
-``tools/full_mode_times.py``; this test fails when a stated figure no longer matches the measurement it cites.
+Each notebook's parameters cell carries one generated line, "On a 2-core CPU: about N min in quick mode, …"
+(``tools/notebook_times.py``); no other cell states a run time. Re-measure with ``tools/section_times.py`` and
+``tools/full_mode_times.py``, then run ``tools/notebook_times.py``.
 """
 from __future__ import annotations
 
-import json
 import re
+import sys
 from pathlib import Path
 
 import nbformat
@@ -16,56 +16,44 @@ import pytest
 from sbert_workbook.app.runbook import list_notebooks
 
 ROOT = Path(__file__).resolve().parents[1]
-QUICK = json.loads((ROOT / "docs" / "section_times.json").read_text(encoding="utf-8"))["notebooks"]
-FULL = json.loads((ROOT / "docs" / "full_mode_times.json").read_text(encoding="utf-8"))["notebooks"]
-SECTION_LINE = re.compile(r"\*This section's run time on 2 idle CPU cores with the embedded model: (\d+) s in quick mode, "
-                          r"(\d+) s in full mode")
-HEADING_WORD = re.compile(r"\s*\((core|optional)\)\s*$")
+sys.path.insert(0, str(ROOT))
+from tools.notebook_times import PREFIX, measurements, time_line, with_time_line  # noqa: E402
+
+QUICK, FULL = measurements()
+#: A run time stated anywhere else, by hand: "… s in quick mode", "… min on 2 … cores", "measured …".
+STATED_BY_HAND = re.compile(r"\d+ s in (quick|full) mode|run time on 2|\d+ (s|min) measured|CPU cores: about", re.I)
 
 
 def parameters_cell(nb):
     return next(cell for cell in nb.cells if "parameters" in cell.metadata.get("tags", []))
 
 
-@pytest.mark.parametrize("notebook", [n for n in list_notebooks() if n.stem in FULL and not FULL[n.stem]["until_section"]
-                                      and FULL[n.stem]["wall_seconds"] > 60], ids=lambda p: p.stem)
-def test_the_parameters_cell_states_the_measured_full_mode_time(notebook):
+@pytest.mark.parametrize("notebook", list_notebooks(), ids=lambda p: p.stem)
+def test_the_parameters_cell_states_the_measured_times(notebook):
     source = parameters_cell(nbformat.read(notebook, 4)).source
-    wall = FULL[notebook.stem]["wall_seconds"]
-    assert f"({wall:.0f} s measured" in source, (f"{notebook.name}: its parameters cell should state the measured full-mode "
-                                                 f"time, {wall:.0f} s (docs/full_mode_times.json)")
-
-
-def test_a_full_run_stopped_early_says_so():
-    source = parameters_cell(nbformat.read(ROOT / "notebooks" / "04_siamese_finetuning.ipynb", 4)).source
-    first_section = FULL["04_siamese_finetuning"]["sections_seconds"]["1 · Cross-encoder vs bi-encoder: accuracy and cost"]
-    assert f"§1 took {first_section:.0f} s" in source and "not measured" in source
-
-
-def stated_time_problems(nb, stem: str) -> list[str]:
-    """Each section whose stated quick/full seconds differ from the measured ones."""
-    problems = []
-    for cell in nb.cells:
-        match = SECTION_LINE.search(cell.source) if cell.cell_type == "markdown" else None
-        if not match:
-            continue
-        title = HEADING_WORD.sub("", cell.source.splitlines()[0][3:].strip())
-        quick, full = QUICK[stem]["sections_seconds"][title], FULL[stem]["sections_seconds"][title]
-        if (int(match.group(1)), int(match.group(2))) != (round(quick), round(full)):
-            problems.append(f"{title!r}: states {match.group(1)} s / {match.group(2)} s, measured {quick:.0f} s / {full:.0f} s")
-    return problems
+    expected = time_line(notebook.stem, QUICK, FULL)
+    assert expected in source.splitlines(), f"{notebook.name}: expected {expected!r}; run python tools/notebook_times.py"
 
 
 @pytest.mark.parametrize("notebook", list_notebooks(), ids=lambda p: p.stem)
-def test_every_stated_section_time_is_the_measured_one(notebook):
-    problems = stated_time_problems(nbformat.read(notebook, 4), notebook.stem)
-    assert not problems, f"{notebook.name} (re-measure, then update the line):\n" + "\n".join(problems)
+def test_no_other_cell_states_a_run_time_by_hand(notebook):
+    nb = nbformat.read(notebook, 4)
+    stated = [line for cell in nb.cells for line in cell.source.splitlines()
+              if STATED_BY_HAND.search(line) and not line.startswith(PREFIX)]
+    assert not stated, f"{notebook.name} states run times by hand (let tools/notebook_times.py say it): {stated}"
 
 
-def test_a_wrong_section_figure_is_caught():
-    nb = nbformat.read(ROOT / "notebooks" / "03_pooling_and_sts.ipynb", 4)
-    stated = [cell for cell in nb.cells if cell.cell_type == "markdown" and SECTION_LINE.search(cell.source)]
-    assert len(stated) >= 3, "03 states its new sections' run times"
-    stated[0].source = SECTION_LINE.sub(lambda m: m.group(0).replace(f"{m.group(2)} s in full", f"{int(m.group(2)) + 9} s in full"),
-                                        stated[0].source)
-    assert len(stated_time_problems(nb, "03_pooling_and_sts")) == 1
+def test_a_stale_line_is_caught_and_rewritten():
+    line = time_line("05_bert_flow", QUICK, FULL)
+    stale = "QUICK = True\n# On a 2-core CPU: about 1 min in quick mode, about 1 min in full mode.\nSEED = 0\n"
+    assert line not in stale.splitlines()
+    fresh = with_time_line(stale, line)
+    assert fresh.splitlines() == ["QUICK = True", line, "SEED = 0"]
+
+
+def test_minutes_round_up_and_a_partial_full_run_points_to_a_gpu():
+    quick = {"x": {"wall_seconds": 61}}
+    assert time_line("x", quick, {"x": {"wall_seconds": 719, "until_section": None}}) == \
+        f"{PREFIX}about 2 min in quick mode, about 12 min in full mode."
+    assert time_line("x", quick, {"x": {"wall_seconds": 408, "until_section": "2"}}).endswith("full mode is for a GPU (not measured whole on a CPU).")
+    assert time_line("x", quick, {}).endswith("full mode is for a GPU (not measured whole on a CPU).")

@@ -50,12 +50,11 @@ QUICK_LINE = 'QUICK = "auto"  # "auto": full on a GPU, quick (small subsets, few
 SOLUTIONS_LINE = "SOLUTIONS = False  # True (or SBERT_WORKBOOK_SOLUTIONS=1): exercise cells fill in the reference solutions\n"
 
 
-def parameters_cell(extra: str = "", full_on_cpu: str = "") -> nbformat.NotebookNode:
-    """The papermill parameters cell; ``full_on_cpu`` (e.g. "over 10 min") is said under QUICK when full mode is slow on a CPU."""
-    quick_line = QUICK_LINE + (f"\n# Full mode on a 2-core CPU takes {full_on_cpu}; see README, 'How long the notebooks take'." if full_on_cpu else "")
+def parameters_cell(extra: str = "") -> nbformat.NotebookNode:
+    """The papermill parameters cell (``tools/notebook_times.py`` adds its measured run-time line under QUICK)."""
     source = (
-        "# Parameters (papermill). QUICK: small subsets and few steps, for tests, classrooms and CPUs.\n"
-        + quick_line + '\nMODEL = "auto"  # "auto", "embedded", a hub id or a model folder\nSEED = 0\n'
+        "# Parameters (papermill). QUICK: the sizes a 2-core laptop runs in minutes; full mode is the papers' recipe, for a GPU.\n"
+        + QUICK_LINE + '\nMODEL = "auto"  # "auto", "embedded", a hub id or a model folder\nSEED = 0\n'
         "DEVICE = None  # None picks CUDA, then MPS, then CPU\n" + SOLUTIONS_LINE + extra
     )
     return nbformat.v4.new_code_cell(source, metadata={"tags": ["parameters"]})

@@ -4,7 +4,7 @@ Three choices move a seven-set table without changing the method: fitting on the
 themselves (*transductive* "target" fitting), choosing a hyper-parameter on labelled dev pairs (NATSV's
 k), and aggregating a multi-subset set's pairs as ``all`` or ``wmean``. :func:`seven_set_scores` scores one
 calibrator-per-set choice under either aggregation; :func:`aggregation_gap` gives ``all`` − ``wmean`` per set;
-:func:`tie_or_gap` calls a difference smaller than a seed spread a tie.
+:func:`difference_interval` gives the 95 % paired-bootstrap interval of two choices' difference on the same pairs.
 """
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import numpy as np
 
 from sbert_workbook.evaluation.similarity import cosine_similarity
 from sbert_workbook.evaluation.sts import aggregate
-from sbert_workbook.evaluation.ties import is_tie
+from sbert_workbook.evaluation import uncertainty
 
 #: wmean needs a correlation per subset: a subset with fewer pairs than this gets none (quick mode's samples).
 MIN_PAIRS_PER_SUBSET = 3
@@ -32,12 +32,45 @@ def seven_set_scores(embed: Callable[[Sequence[str]], object], test_sets: Mappin
         if aggregation == "wmean" and not wmean_is_defined(data):
             scores[name] = float("nan")
             continue
-        u, v = embed(data.sentences1), embed(data.sentences2)
-        calibrator = calibrator_for(name)
-        if calibrator is not None:
-            u, v = calibrator.transform(u), calibrator.transform(v)
-        scores[name] = aggregate(cosine_similarity(u, v), data, aggregation)["spearman"]
+        scores[name] = aggregate(pair_similarities(embed, data, calibrator_for(name)), data, aggregation)["spearman"]
     return scores
+
+
+def pair_similarities(embed: Callable[[Sequence[str]], object], data, calibrator=None) -> np.ndarray:
+    """Cosine of each pair of ``data`` after ``calibrator`` (None: raw)."""
+    u, v = embed(data.sentences1), embed(data.sentences2)
+    if calibrator is not None:
+        u, v = calibrator.transform(u), calibrator.transform(v)
+    return cosine_similarity(u, v)
+
+
+def difference_interval(embed, test_sets: Mapping, calibrator_a_for: Callable[[str], object],
+                        calibrator_b_for: Callable[[str], object], aggregation: str = "all") -> uncertainty.Interval:
+    """Mean over the sets of Spearman(a) − Spearman(b), with its 95 % paired-bootstrap interval over the test pairs
+    (``wmean``: each subset resampled on its own and weighted by its size; sets where it is undefined are left out)."""
+    if aggregation not in ("all", "wmean"):
+        raise ValueError(f"Unknown aggregation {aggregation!r}: use 'all' or 'wmean'.")
+    sets = {name: data for name, data in test_sets.items() if aggregation == "all" or wmean_is_defined(data)}
+    if not sets:
+        raise ValueError("No test set has enough pairs in every subset for wmean: use 'all', or more pairs per set.")
+    gold = {name: data.scores for name, data in sets.items()}
+    a = {name: pair_similarities(embed, data, calibrator_a_for(name)) for name, data in sets.items()}
+    b = {name: pair_similarities(embed, data, calibrator_b_for(name)) for name, data in sets.items()}
+    if aggregation == "all":
+        return uncertainty.paired_bootstrap(gold, a, b)
+    weights, gold, a, b = uncertainty.wmean_strata(gold, {name: data.subsets for name, data in sets.items()}, a, b)
+    return uncertainty.paired_bootstrap(gold, a, b, weights=weights)
+
+
+def aggregation_gap_interval(embed, test_sets: Mapping, calibrator_for: Callable[[str], object]) -> uncertainty.Interval:
+    """``all`` − ``wmean`` of the same similarities, averaged over ``test_sets`` where wmean is defined, with its interval."""
+    sets = {name: data for name, data in test_sets.items() if wmean_is_defined(data)}
+    if not sets:
+        raise ValueError("No test set has enough pairs in every subset for wmean: take more pairs per set.")
+    return uncertainty.aggregation_gap_interval(
+        {name: data.scores for name, data in sets.items()},
+        {name: pair_similarities(embed, data, calibrator_for(name)) for name, data in sets.items()},
+        {name: data.subsets for name, data in sets.items()})
 
 
 def wmean_is_defined(data) -> bool:
@@ -52,11 +85,3 @@ def aggregation_gap(embed, test_sets: Mapping, calibrator_for) -> dict[str, floa
     weighted = seven_set_scores(embed, test_sets, calibrator_for, "wmean")
     return {name: pooled[name] - weighted[name] for name in test_sets}
 
-
-def tie_or_gap(difference: float, spread: float) -> str:
-    """``'tie'`` when |difference| is below ``spread`` (a seed spread), else the signed difference; NaN says 'n/a'."""
-    if spread <= 0:
-        raise ValueError(f"A seed spread must be positive, got {spread}.")
-    if np.isnan(difference):
-        return "n/a"
-    return "tie" if is_tie(difference, spread) else f"{difference:+.2f}"  # the one tie rule: evaluation/ties.py

@@ -31,12 +31,13 @@ def search_corpus(size: int, sts: Sequence[str] = ("stsb",), nli: Sequence[str] 
     return list(sentences)[:size]
 
 
-def target_sentences(name: str, data_dir=None, limit: int | None = None) -> list[str]:
+def target_sentences(name: str, data_dir=None, limit: int | None = None, including=None) -> list[str]:
     """The unlabeled sentences of data set ``name`` ("target" training): all its splits for STS-B and SICK-R.
 
-    Introduced in ``05_bert_flow.ipynb``. ``limit`` caps the pairs read from each split.
+    Introduced in ``05_bert_flow.ipynb``. ``limit`` caps the pairs read from each split (a random sample);
+    ``including``: test pairs (an ``StsData``) whose sentences come first, so that a sample still holds them.
     """
-    sentences = []
+    sentences = [] if including is None else including.sentences1 + including.sentences2
     for split in TARGET_SPLITS.get(name, ("test",)):
         data = load_sts(name, split, data_dir=data_dir, limit=limit)
         sentences += data.sentences1 + data.sentences2

@@ -102,11 +102,17 @@ def fit_regressor(features, scores: Sequence[float], alpha: float = 1.0):
     return make_pipeline(StandardScaler(), Ridge(alpha=alpha)).fit(features, scores)
 
 
+def regressor_predictions(train_u, train_v, train_scores: Sequence[float], test_u, test_v,
+                          parts=SENTEVAL_PROBE_FEATURES, alpha: float = 1.0) -> np.ndarray:
+    """The test pairs' scores predicted by a ridge regressor fitted on the training pairs' ``parts`` (``03`` §9)."""
+    regressor = fit_regressor(probe_features(train_u, train_v, parts), train_scores, alpha=alpha)
+    return regressor.predict(probe_features(test_u, test_v, parts))
+
+
 def regressor_spearman(train_u, train_v, train_scores: Sequence[float], test_u, test_v, test_scores: Sequence[float],
                        parts=SENTEVAL_PROBE_FEATURES, alpha: float = 1.0) -> float:
     """Spearman ρ on the test pairs of a ridge regressor fitted on the training pairs' ``parts`` (``03`` §9)."""
-    regressor = fit_regressor(probe_features(train_u, train_v, parts), train_scores, alpha=alpha)
-    predicted = regressor.predict(probe_features(test_u, test_v, parts))
+    predicted = regressor_predictions(train_u, train_v, train_scores, test_u, test_v, parts, alpha)
     if len(predicted) != len(test_scores):
         raise ValueError(f"{len(predicted)} test pairs but {len(test_scores)} test scores: give one score per pair.")
     return float(spearmanr(predicted, np.asarray(test_scores)).statistic)
@@ -119,16 +125,26 @@ def relatedness_two_ways_table(views: Mapping[str, tuple], train_scores: Sequenc
     Introduced in ``03_pooling_and_sts.ipynb`` §9 (SICK-R: SentEval's protocol reads it with a regressor on
     (|u−v|, u∗v)). ``views`` maps a name to ``(train_u, train_v, test_u, test_v)``; ``train_scores`` are the
     gold scores of the training pairs (the cosine column never sees them). The index is the view, in order.
+    The regressor − cosine difference comes with its 95 % paired-bootstrap interval over the test pairs
+    (:func:`sbert_workbook.evaluation.uncertainty.paired_bootstrap`; the regressor is deterministic, so only the
+    test sample varies) and the verdict it gives; ``attrs['interval']`` names the interval.
     """
-    rows = {}
+    from sbert_workbook.evaluation.uncertainty import paired_bootstrap
+
+    rows, method = {}, ""
     for name, (train_u, train_v, test_u, test_v) in views.items():
         if len(test_u) != len(test_scores) or len(train_u) != len(train_scores):
             raise ValueError(f"View {name!r}: {len(train_u)} training and {len(test_u)} test pairs, but "
                              f"{len(train_scores)} training and {len(test_scores)} test scores.")
-        rho_cosine = spearmanr(cosine_similarity(test_u, test_v), np.asarray(test_scores)).statistic
-        rho_regressor = regressor_spearman(train_u, train_v, train_scores, test_u, test_v, test_scores, parts, alpha)
-        rows[name] = {"cosine_spearman": 100 * float(rho_cosine), "regressor_spearman": 100 * rho_regressor}
+        cosines = cosine_similarity(test_u, test_v)
+        predicted = regressor_predictions(train_u, train_v, train_scores, test_u, test_v, parts, alpha)
+        interval = paired_bootstrap(test_scores, predicted, cosines)
+        method = interval.method
+        rows[name] = {"cosine_spearman": 100 * float(spearmanr(cosines, np.asarray(test_scores)).statistic),
+                      "regressor_spearman": 100 * float(spearmanr(predicted, np.asarray(test_scores)).statistic),
+                      "regressor - cosine": interval.difference, "95 % interval": f"[{interval.low:+.2f}, {interval.high:+.2f}]",
+                      "verdict": interval.verdict}
     table = pd.DataFrame.from_dict(rows, orient="index")
-    table["regressor - cosine"] = table["regressor_spearman"] - table["cosine_spearman"]
     table.index.name = "view"
+    table.attrs["interval"] = f"95 % {method}"
     return table

@@ -155,6 +155,9 @@ SBERT_TABLE6 = PublishedTable(
     notes=("§6: InferSent and USE feed (u, v, |u-v|, u*v) to their softmax classifier; in SBERT adding u*v decreased "
            "performance, and |u-v| is the most important component",),
 )
+#: Seeds behind each of Table 6's rows: "each configuration trained with 10 random seeds" (§6); the table prints
+#: their mean and no spread.
+SBERT_TABLE6_SEEDS = 10
 #: Table 6's concatenation rows as the feature tuples ``training.losses`` uses.
 SBERT_TABLE6_CONCATENATIONS = {
     ("u", "v"): "(u, v)", ("|u-v|",): "(|u-v|)", ("u*v",): "(u*v)", ("|u-v|", "u*v"): "(|u-v|, u*v)",

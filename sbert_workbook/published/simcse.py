@@ -227,3 +227,9 @@ SIMCSE_APPENDIX_E_POSTPROCESSING = (
     f"{SIMCSE}, Appendix E: SimCSE also ran BERT-flow and whitening on the transfer tasks and reports that both hurt "
     "performance compared to their base models ('good uniformity of representations does not lead to better "
     "embeddings for transfer learning'); the paper prints no numbers for them")
+#: What SimCSE says of post-processing on the alignment–uniformity plane: claims whose points are printed only in a figure.
+SIMCSE_POSTPROCESSING_GEOMETRY = (
+    f"{SIMCSE}, §7 (Figure 3, ℓ_align against ℓ_uniform): post-processing methods such as BERT-flow and BERT-whitening "
+    "'greatly improve uniformity but also suffer a degeneration in alignment'; Appendix F: they 'flatten the curve even "
+    "more' (the singular spectrum) than SimCSE does. Figure 3's points are given only as a figure, so no numbers are "
+    "quoted from it")

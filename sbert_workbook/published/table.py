@@ -17,7 +17,7 @@ BERT_FLOW = "Li et al. (2020), On the Sentence Embeddings from Pre-trained Langu
 SIMCSE = "Gao et al. (2021), SimCSE, EMNLP (arXiv 2104.08821v4)"
 SEVEN_COLUMNS = ("sts12", "sts13", "sts14", "sts15", "sts16", "stsb", "sickr")
 ALL = "all: pairs of all subsets of a year pooled into one correlation"
-WMEAN = "wmean: one correlation per subset, averaged weighted by size (SentEval's 'all')"
+WMEAN = "wmean: one correlation per subset, averaged weighted by size (SentEval's results['all'][...]['wmean'])"
 #: How :func:`inferred` marks what a paper does not state.
 INFERRED_MARK = "[inferred:"
 

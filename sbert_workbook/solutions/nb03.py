@@ -123,8 +123,8 @@ DISCUSSION = {
     "ex03_3": "Add 'max' to the poolings and rerun the table: for the embedded all-MiniLM-L6-v2, trained with mean pooling, "
               "mean stays the best row on average, and max is below it on most sets but not by the same margin on each "
               "(it is the pooling the model was not trained with). The order of the other rows is not the same on every "
-              "data set either: with a few dozen pairs per set in quick mode, rows a point or two apart swap places. "
-              "Read the averages, and trust a per-set order only with the full test sets.",
+              "data set either: rows whose gap's interval holds 0 (§3's neighbour table) can swap places from one sample "
+              "of pairs to another. Read the averages with their intervals.",
     "ex03_5": "Pairs such as 'The cat sat on the mat.' / 'The cat did not sit on the mat.' or 'The dog bit the man.' / "
               "'The man bit the dog.' get a high cosine under every pooling: the poolings average (or take maxima of) "
               "token vectors, and the two sentences have almost the same tokens. The trained mean pooling usually puts "
@@ -143,7 +143,8 @@ DISCUSSION = {
               "against one test pair's worth of accuracy (100 / the number of test pairs) and the majority-label floor "
               "before reading anything into them. SBERT's Table 6 is a different experiment: there each concatenation "
               "is the softmax head that trains BERT on NLI, the head is dropped, and the score is the cosine of the "
-              "trained embeddings on STS-B dev; SBERT §6 reports that adding u ∗ v to (u, v, |u − v|) decreased it, "
-              "by less than the seed spreads the papers print (published.SBERT_TABLE6, published.SEED_SPREADS). A frozen "
-              "probe scores its own predictions, so it can rank the same blocks differently.",
+              "trained embeddings on STS-B dev; SBERT §6 reports that adding u ∗ v to (u, v, |u − v|) decreased it, and "
+              "notebook 04 §6 prints that step with the interval two means over 10 seeds allow (Table 6 prints no "
+              "spread, so Table 2's widest ± stands in). A frozen probe scores its own predictions, so it can rank the "
+              "same blocks differently.",
 }

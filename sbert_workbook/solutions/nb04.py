@@ -79,9 +79,10 @@ DISCUSSION = {
                       "closer and dissimilar pairs are further apart.' Once |u − v| is in, u ∗ v adds little a linear head "
                       "can use ((u_i − v_i)² = u_i² + v_i² − 2 u_i v_i: difference and product carry overlapping "
                       "information) and gives it more weights with which to fit NLI without improving the cosine. How "
-                      "much it 'hurts' is a question of protocol: the step the notebook prints is smaller than the spread "
-                      "one seed can move a single run (SBERT Table 2's ±), so in one run it would be a tie; the paper, "
-                      "averaging several seeds, reads it as a decrease. The safe reading is 'u ∗ v does not help'.",
+                      "much it 'hurts' is a question of protocol: the cell prints the step with a 95 % interval for two "
+                      "means over 10 seeds, borrowing Table 2's widest ± because Table 6 prints none; read whether that "
+                      "interval holds 0. The paper, averaging several seeds, reads it as a decrease. The safe reading is "
+                      "'u ∗ v does not help'.",
     "ex04_mnrl": "Train a fresh student with fit(new_student(), nli_batches.nli_positive_pairs(...), 'mnrl', nli_config, "
                  "dev=dev, ...) and compare its best dev Spearman (printed by the cell, fit's best_spearman) with the "
                  "softmax run's after the same number of steps. Expect the ranking objective to be ahead, usually "

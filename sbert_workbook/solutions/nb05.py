@@ -6,6 +6,7 @@ import torch
 
 from sbert_workbook.calibration.change_of_variables import cubic_map, standard_normal_pdf
 from sbert_workbook.exercises import solution
+from sbert_workbook.evaluation.uncertainty import published_interval
 from sbert_workbook.published.bert_flow import BERT_FLOW_TABLE2, BERT_FLOW_TABLE8
 from sbert_workbook.published.comparisons import MULTI_SUBSET_SETS, sets_where_higher
 from sbert_workbook.published.simcse import SIMCSE_TABLE_B3, SIMCSE_TABLE_C1
@@ -111,20 +112,20 @@ def _ex05_1_answer() -> str:
         f"multi-subset sets (STS12-16) the target flow beats the NLI flow on {len(sets_where_higher(t2, target, nli))} under "
         f"'wmean' ({t2.table}) but on {len(sets_where_higher(c1, 'BERT-flow (target)', 'BERT-flow (NLI)'))} under "
         f"SimCSE's 'all' ({c1.table}, section 7). "
-        "Compare your own rows set by set, and call a difference smaller than the seed spread a tie. On the trained "
-        "mean pooling the difference is small either way."
+        "Compare your own rows with section 7.1's intervals: a difference is apart only where its 95 % interval "
+        "excludes 0. On the trained mean pooling the difference is small either way."
     )
 
 
 def _ex05_isotropy_answer() -> str:
     """The model answer to section 12.1's question; the published figures read from SimCSE C.1 and B.3 (never typed)."""
     c1, b3 = SIMCSE_TABLE_C1, SIMCSE_TABLE_B3
-    spread_row, spread = BERT_FLOW_TABLE8.largest_spread()
+    _, spread = BERT_FLOW_TABLE8.largest_spread()
 
     def gap(table, first, second):
-        difference = table.value(first, "avg") - table.value(second, "avg")
-        return f"{difference:+.2f}" + (" (a tie: under BERT-flow's seed spread" if abs(difference) < spread else " (beyond "
-                                        "BERT-flow's seed spread") + f" ±{spread:.2f})"
+        # whitening has no seed; the flow is one run, whose seed moves it by up to BERT-flow Table 8's sd (5 seeds)
+        interval = published_interval(table.value(first, "avg"), 0.0, 1, table.value(second, "avg"), spread, 1)
+        return f"{interval} (95 %: one flow run, σ = {spread:.2f} from BERT-flow's Table 8; the re-runs print none)"
 
     return (
         "Invertibility keeps information, but information is not what cosine was missing: raw BERT already holds it. "

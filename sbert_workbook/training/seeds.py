@@ -2,9 +2,9 @@
 
 SBERT trains every configuration of Tables 2 and 6 with 10 random seeds and prints the mean (± the
 spread in Table 2). Notebook 04 trains one small configuration over a handful of seeds
-(:func:`scores_over_seeds`), summarises them (:func:`seed_spread`: mean and sample standard
-deviation) and reads every later single-seed comparison against that spread (:func:`compare`):
-a difference smaller than one standard deviation is a tie.
+(:func:`scores_over_seeds`) and summarises them (:func:`seed_spread`: mean and sample standard
+deviation); every later single-seed comparison is read with the interval that spread gives
+(:func:`sbert_workbook.evaluation.uncertainty.single_run_interval`).
 """
 from __future__ import annotations
 
@@ -15,7 +15,6 @@ from dataclasses import dataclass
 import pandas as pd
 from tqdm.auto import tqdm
 
-from sbert_workbook.evaluation.ties import is_tie
 
 
 @dataclass(frozen=True)
@@ -46,11 +45,3 @@ def seed_spread(scores: Iterable[float]) -> SeedSpread:
         raise ValueError(f"A spread needs at least 2 seeds, got {len(values)}: run more seeds (SEED_RUNS ≥ 2).")
     return SeedSpread(statistics.fmean(values), statistics.stdev(values), len(values))
 
-
-def compare(difference: float, sd: float) -> str:
-    """``'tie'`` when |difference| is smaller than the seed spread ``sd`` (or zero), else ``'ahead'`` (> 0) or ``'behind'``."""
-    if not sd >= 0:
-        raise ValueError(f"The seed spread must be a standard deviation ≥ 0, got {sd}.")
-    if is_tie(difference, sd) or difference == 0:  # the one tie rule: evaluation/ties.py
-        return "tie"
-    return "ahead" if difference > 0 else "behind"
