@@ -11,7 +11,7 @@ def pick_device(requested: str | torch.device | None = None) -> torch.device:
         if device.type == "cuda" and not torch.cuda.is_available():
             raise RuntimeError(
                 f"Device {requested!r} was requested but PyTorch sees no CUDA GPU. "
-                "Pass device='cpu', or install a CUDA build of torch (see README, 'GPU')."
+                "Pass device='cpu', or install a CUDA build of torch (see docs/colab-and-gpu.md)."
             )
         return device
     if torch.cuda.is_available():

@@ -63,7 +63,7 @@ def _quick_choice(parameter, device) -> tuple[bool, str]:
     if kind in ("cuda", "mps"):
         return False, f"a GPU ({kind}) was found; set QUICK = True for the small, fast version"
     return True, (f"no GPU found: on this {os.cpu_count() or 1}-core CPU the full version can take from minutes to hours, "
-                  "see the README's timing table; set QUICK = False to run it")
+                  "see docs/measurements.md; set QUICK = False to run it")
 
 
 def set_seed(seed: int = 0) -> int:

@@ -12,12 +12,12 @@ MAX_LINES = 300
 
 #: Layer of each top-level name in the package: a module may import from its own layer or below.
 LAYERS = {
-    "settings": 0, "devices": 0, "optimizer": 0, "scratch": 0, "published": 0, "exercises": 0,
+    "settings": 0, "devices": 0, "optimizer": 0, "scratch": 0, "published": 0, "exercises": 0, "story": 0,
     "data": 1,
     "encoding": 2,
     "evaluation": 3,
     "mlm": 4, "anisotropy": 4, "training": 4, "calibration": 4,
-    "app": 5, "solutions": 5,
+    "app": 5, "solutions": 5, "checks": 5,
 }
 LESSONS = {"mlm", "anisotropy", "training", "calibration"}
 
@@ -165,13 +165,15 @@ def import_cycles_under(root: Path, paths: list[Path]) -> list[list[str]]:
         PACKAGE = saved
 
 
-# ----------------------------------------------------------------------------- README's layout tree
-README = PACKAGE.parent / "README.md"
+# ----------------------------------------------------------------------------- the layout tree (docs/package.md)
+LAYOUT_PAGE = PACKAGE.parent / "docs" / "package.md"
+#: The pages a reader opens: every dotted module name they quote must exist.
+READER_PAGES = [PACKAGE.parent / "README.md", PACKAGE.parent / "TEACHING.md", *sorted((PACKAGE.parent / "docs").glob("*.md"))]
 
 
 def readme_layout() -> dict[str, set[str]]:
-    """README's layout tree: ``{folder or "": module names}`` (parenthesised notes and → pointers dropped)."""
-    text = README.read_text(encoding="utf-8")
+    """docs/package.md's layout tree: ``{folder or "": module names}`` (parenthesised notes and → pointers dropped)."""
+    text = LAYOUT_PAGE.read_text(encoding="utf-8")
     block = text[text.index("```\nsbert_workbook/\n") + 4:]
     block = block[: block.index("```")]
     tree, folder = {"": set()}, ""
@@ -205,17 +207,25 @@ def test_readme_names_every_module_and_only_modules_that_exist():
         ({m for m in package.get("solutions", set()) if re.fullmatch(r"nb\d\d", m)} if "nbNN" in readme.get("solutions", set()) else set())
     missing = [f"{folder}/{name}" if folder else name for folder, names in package.items() for name in sorted(names - readme.get(folder, set()))]
     gone = [f"{folder}/{name}" if folder else name for folder, names in readme.items() for name in sorted(names - package.get(folder, set()))]
-    assert not missing and not gone, (f"README.md's layout tree misses {missing} and names {gone}, which do not exist: "
-                                       "update the tree under 'How the package is laid out'")
+    assert not missing and not gone, (f"docs/package.md's layout tree misses {missing} and names {gone}, which do not exist: "
+                                       "update the tree")
 
 
 def test_readme_dotted_module_names_exist():
-    names = set(re.findall(r"`(sbert_workbook(?:\.\w+)+)", README.read_text(encoding="utf-8")))
+    import importlib
+
+    names = {name for page in READER_PAGES for name in re.findall(r"`(sbert_workbook(?:\.\w+)+)", page.read_text(encoding="utf-8"))}
     wrong = []
     for name in sorted(names):
-        parts = name.split(".")[1:]
-        path = PACKAGE.joinpath(*parts)
-        parent = PACKAGE.joinpath(*parts[:-1])
-        if not (path.is_dir() or path.with_suffix(".py").is_file() or parent.with_suffix(".py").is_file()):
-            wrong.append(name)
-    assert not wrong, f"README.md names modules that do not exist: {wrong}"
+        parts = name.split(".")
+        for cut in range(len(parts), 0, -1):  # the longest prefix that imports, then attributes of it
+            try:
+                found = importlib.import_module(".".join(parts[:cut]))
+            except ImportError:
+                continue
+            for attribute in parts[cut:]:
+                found = getattr(found, attribute, None)
+            if found is None:
+                wrong.append(name)
+            break
+    assert not wrong, f"README, TEACHING or docs/ name modules that do not exist: {wrong}"

@@ -131,3 +131,29 @@ def test_the_readme_launch_command_serves_jupyterlab_on_the_notebooks(tmp_path):
     finally:
         server.terminate()
         server.wait(timeout=30)
+
+
+def test_the_built_wheel_ships_the_apache_licence_text(tmp_path):
+    import zipfile
+
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation", "-w", str(tmp_path), str(ROOT)],
+                   check=True, capture_output=True)
+    (wheel,) = tmp_path.glob("sbert_workbook-*.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        shipped = [name for name in archive.namelist() if name.endswith(".dist-info/licenses/LICENSE")]
+        assert shipped, f"no LICENSE in {wheel.name}: {archive.namelist()[-8:]}"
+        text = archive.read(shipped[0]).decode()
+    assert text == (ROOT / "LICENSE").read_text() and "Apache License" in text and "Version 2.0, January 2004" in text
+
+
+def test_the_citation_file_names_the_workbook_and_every_paper_it_teaches():
+    citation = yaml.safe_load((ROOT / "CITATION.cff").read_text(encoding="utf-8"))
+    assert citation["cff-version"] == "1.2.0" and citation["license"] == "Apache-2.0"
+    cited = {identifier["value"] for reference in citation["references"] for identifier in reference["identifiers"]}
+    assert {"arXiv:1810.04805", "arXiv:1908.10084", "arXiv:2011.05864", "arXiv:2103.15316", "arXiv:2104.08821"} <= cited
+
+
+def test_the_description_names_every_lesson():
+    description = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["description"]
+    for lesson in ("masked-LM", "anisotropic", "Sentence-BERT", "BERT-flow", "SimCSE"):
+        assert lesson in description, f"pyproject's description leaves out {lesson}"

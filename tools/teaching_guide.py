@@ -3,7 +3,7 @@
 Use: ``python tools/teaching_guide.py`` (rewrites every block between ``<!-- generated: NAME … -->`` and
 ``<!-- end generated: NAME -->``); ``--check`` only says whether TEACHING.md is up to date (tests/test_teaching.py).
 Inputs: the notebooks' ``##`` headings, their core/optional tags and exercise/predict cells; the quick-mode
-run times in ``docs/section_times.json`` (``tools/section_times.py``); ``sbert_workbook/published.py``; the
+run times in ``docs/section_times.json`` (``tools/section_times.py``); ``sbert_workbook/published/``; the
 reference solutions in ``sbert_workbook/solutions/`` (``classroom.py``: the classroom apps' model answers); and the
 lists in ``tools/teaching_facts.py``.
 """
@@ -219,7 +219,7 @@ def block_equations(all_sections, times) -> str:
 
 def block_numbers(all_sections, times) -> str:
     published = importlib.import_module("sbert_workbook.published")
-    lines = ["| published.py | row | column | value |", "|---|---|---|---|"]
+    lines = ["| published | row | column | value |", "|---|---|---|---|"]
     sources = {}
     for name, row, column in facts.KEY_NUMBERS:
         constant = getattr(published, name)
@@ -233,13 +233,13 @@ def block_numbers(all_sections, times) -> str:
         if name == "BERT_FLOW_TABLE1":
             column = " / ".join(published.BERT_FLOW_TABLE1_BUCKETS)
         lines.append(_row(f"`{name}`", row or "", column or "", shown))
-    lines += ["", "Sources (as `published.py` states them):", ""]
+    lines += ["", "Sources (as `sbert_workbook.published` states them):", ""]
     lines += [f"- `{name}`: {source}" for name, source in sources.items()]
     return "\n".join(lines)
 
 
 def block_papers(all_sections, times) -> str:
-    lines = ["| paper | what | notebook section | published.py |", "|---|---|---|---|"]
+    lines = ["| paper | what | notebook section | published |", "|---|---|---|---|"]
     published = importlib.import_module("sbert_workbook.published")
     for paper, what, notebook, number, constant in facts.PAPER_MAP:
         if constant:
@@ -286,7 +286,7 @@ def block_protocol(all_sections, times) -> str:
     published = importlib.import_module("sbert_workbook.published")
     protocol = importlib.import_module("sbert_workbook.published.protocol")
     columns = ["split", "aggregation", "fitted on the test sentences", "chosen on labelled dev data", "seeds", "epochs"]
-    lines = [_row("published.py", "paper, table", "quoted in", *columns), "|" + "---|" * (len(columns) + 3)]
+    lines = [_row("published", "paper, table", "quoted in", *columns), "|" + "---|" * (len(columns) + 3)]
     for name, where in quoted_tables().items():
         table = published.TABLES[name]
         choices = protocol.protocol_choices(table)

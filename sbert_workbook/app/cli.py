@@ -19,7 +19,7 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate.add_argument("--similarity", default="cosine", choices=("cosine", "dot", "euclidean", "manhattan"))
     evaluate.add_argument("--aggregation", default="all", choices=("all", "wmean"))
     evaluate.add_argument("--datasets", nargs="+", default=list(SEVEN_STS_SETS), metavar="NAME")
-    evaluate.add_argument("--data-dir", default=None, help="folder holding sts/, sick/ and nli/ (default: see README)")
+    evaluate.add_argument("--data-dir", default=None, help="folder holding sts/, sick/ and nli/ (default: see docs/models-and-data.md)")
     evaluate.add_argument("--limit", type=int, default=None, help="at most this many pairs per data set")
     evaluate.add_argument("--batch-size", type=int, default=64)
     evaluate.add_argument("--device", default=None)
@@ -39,6 +39,9 @@ def build_parser() -> argparse.ArgumentParser:
                                "embedded model) as static HTML pages with an index, in build/book/")
     book.add_argument("only", nargs="*", help="build only notebooks whose name contains one of these")
     book.add_argument("--out", default=None, help="folder to write (default: build/book)")
+
+    release = commands.add_parser("release", help="the notebooks and a wheel without the solutions, for a class that is graded")
+    release.add_argument("--out", default=None, help="folder to write (default: build/release)")
 
     classroom = commands.add_parser("classroom", help="the pair and embedding explorers as a stand-alone Voila web app")
     classroom.add_argument("--port", type=int, default=8866)
@@ -106,6 +109,14 @@ def run_book(args) -> int:
     return 0
 
 
+def run_release(args) -> int:
+    from sbert_workbook.app.release import write_release
+
+    out = write_release(args.out)
+    print(f"wrote {out}: notebooks/, classroom/ and wheel/ (no solutions/); see {out / 'README.txt'}")
+    return 0
+
+
 def run_classroom(args) -> int:
     import os
     import secrets
@@ -145,7 +156,8 @@ def run_predownload(args) -> int:
     return 0
 
 
-COMMANDS = {"eval": run_eval, "notebooks": run_notebooks, "solutions": run_solutions, "book": run_book, "classroom": run_classroom, "doctor": run_doctor, "predownload": run_predownload}
+COMMANDS = {"eval": run_eval, "notebooks": run_notebooks, "solutions": run_solutions, "book": run_book, "release": run_release,
+            "classroom": run_classroom, "doctor": run_doctor, "predownload": run_predownload}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -2,7 +2,7 @@
 
 A plain ``go.Figure`` is re-drawn inside an ``ipywidgets.Output`` when a control changes.
 This renders the same in JupyterLab 4, Notebook 7, Voila, VS Code and Colab, without the
-extra front-end package ``FigureWidget`` needs (see README, "Widgets"). Introduced in
+extra front-end package ``FigureWidget`` needs (docs/notebooks.md, "Widgets"). Introduced in
 ``00_start_here.ipynb`` (the live slider); every notebook and the classroom explorers use it.
 """
 from __future__ import annotations
