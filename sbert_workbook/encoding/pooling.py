@@ -54,13 +54,15 @@ def layer_average_pooling(
 
 
 def word_embedding_pooling(word_embeddings: torch.nn.Embedding, input_ids: torch.Tensor,
-                           attention_mask: torch.Tensor) -> torch.Tensor:
+                           attention_mask: torch.Tensor, dropout: torch.nn.Module | None = None) -> torch.Tensor:
     """u = (1/n) Σ_{t: mask_t=1} W[x_t]: the mean of the input word-embedding rows, [CLS] and [SEP] included.
 
     No position or token-type embedding, no LayerNorm: the closest a transformer has to an
-    average of word vectors (``03_pooling_and_sts.ipynb``, beside ``static``).
+    average of word vectors (``03_pooling_and_sts.ipynb``, beside ``static``). ``dropout`` (a module:
+    active in training mode only) acts on the rows before the mean: a bag of words' SimCSE noise (06).
     """
-    return mean_pooling(word_embeddings(input_ids).float(), attention_mask)
+    rows = word_embeddings(input_ids).float()
+    return mean_pooling(rows if dropout is None else dropout(rows), attention_mask)
 
 
 def pool(

@@ -38,3 +38,23 @@ def singular_spectrum_figure(spectra: Mapping[str, np.ndarray], title: str = "Si
         figure.add_scatter(x=np.arange(1, len(spectrum) + 1), y=spectrum, mode="lines", name=name)
     return figure.update_layout(title=title, xaxis_title="k (direction, largest first)", yaxis_title="σ_k / σ_1",
                                 yaxis_type="log", height=380)
+
+
+def alignment_uniformity_plane_figure(points, paths: Mapping[str, dict] | None = None,
+                                      title: str = "ℓ_align against ℓ_uniform (lower is better for both)") -> go.Figure:
+    """SimCSE's Figure 3: every row of ``points`` (a frame with ``alignment`` and ``uniformity`` columns, one row per
+    embedding) as a labelled point, and each run in ``paths`` (``{"alignment": [...], "uniformity": [...]}``, step by
+    step) as a line whose last segment is an arrow, from where its training started to where it ended."""
+    figure = go.Figure()
+    for index, (name, path) in enumerate((paths or {}).items()):
+        color = f"hsl({(index * 67 + 200) % 360}, 55%, 55%)"
+        figure.add_scatter(x=path["uniformity"], y=path["alignment"], mode="lines", line=dict(color=color, width=2),
+                           name=f"path: {name}", hoverinfo="name")
+        if len(path["uniformity"]) > 1:
+            figure.add_annotation(x=path["uniformity"][-1], y=path["alignment"][-1], ax=path["uniformity"][-2],
+                                  ay=path["alignment"][-2], xref="x", yref="y", axref="x", ayref="y", showarrow=True,
+                                  arrowhead=3, arrowsize=1.5, arrowcolor=color, text="")
+    figure.add_scatter(x=points["uniformity"], y=points["alignment"], mode="markers+text", text=list(points.index),
+                       textposition="top center", marker=dict(size=11, color="black"), name="rows of the table")
+    return figure.update_layout(title=title, xaxis_title="ℓ_uniform (more uniform →  left)",
+                                yaxis_title="ℓ_align (closer positives →  down)", height=480)

@@ -46,11 +46,15 @@ def remembering(embed: Embed) -> Embed:
     return embed_remembered
 
 
-def model_row(model, batch_size: int = 64) -> Embed:
-    """A trained :class:`~sbert_workbook.training.siamese.SiameseModel` as a row: its encoder and pooling, in eval mode
-    (each sentence encoded once: :func:`remembering`)."""
+def model_row(model, batch_size: int = 64, pooling: str | None = None) -> Embed:
+    """A trained :class:`~sbert_workbook.training.siamese.SiameseModel` as a row: its encoder and pooling (or
+    ``pooling``, e.g. the first-last average SimCSE's raw BERT row uses), in eval mode, reading each sentence up to the
+    model's own limit (its position embeddings, e.g. 512 tokens), not the shorter length it trained at (each sentence
+    encoded once: :func:`remembering`)."""
     def embed(sentences):
-        encoded = model.encoder().encode(list(sentences), pooling=model.pooling, batch_size=batch_size)
+        encoder = model.encoder()
+        encoded = encoder.encode(list(sentences), pooling=pooling or model.pooling, batch_size=batch_size,
+                                 max_length=encoder.position_limit, progress=False)
         return torch.as_tensor(encoded, dtype=torch.float32)
     return remembering(embed)
 
@@ -62,10 +66,11 @@ def calibrated_row(embed: Embed, calibrator) -> Embed:
 
 
 def positive_pairs(data: StsData, threshold: float = 4.0) -> tuple[list[str], list[str]]:
-    """The pairs scored at least ``threshold`` (of 5): SimCSE §5 takes STS-B pairs above 4 as alignment's positives."""
-    keep = [i for i, score in enumerate(data.scores) if score >= threshold]
+    """The pairs scored above ``threshold`` (of 5): SimCSE §5 (footnote 3) takes STS-B pairs "with a score higher than 4"
+    as alignment's positives, as 02 §7 does."""
+    keep = [i for i, score in enumerate(data.scores) if score > threshold]
     if len(keep) < 2:
-        raise ValueError(f"Only {len(keep)} pairs of {data.name} score at least {threshold}: take more pairs or a lower threshold.")
+        raise ValueError(f"Only {len(keep)} pairs of {data.name} score above {threshold}: take more pairs or a lower threshold.")
     return [data.sentences1[i] for i in keep], [data.sentences2[i] for i in keep]
 
 
@@ -148,3 +153,21 @@ def measure_callback(model, measures: Mapping[str, Measure], every: int, traject
             record(event["step"])
     callback.trajectory = trajectory
     return callback
+
+
+def plane_moves(frame: pd.DataFrame, reference: str = "raw", sts: str = "avg (all)") -> pd.DataFrame:
+    """Each row of an :func:`isotropy_table` (with ``alignment`` and ``uniformity`` measures) against ``reference``:
+    its change in ℓ_uniform, ℓ_align and STS, and whether it gained uniformity (ℓ_uniform lower) and lost alignment
+    (ℓ_align higher) — SimCSE's Figure 3, read as numbers."""
+    missing = {"alignment", "uniformity", sts} - set(frame.columns)
+    if missing or reference not in frame.index:
+        raise ValueError(f"plane_moves needs the columns alignment, uniformity and {sts!r} and a row {reference!r}; "
+                         f"missing: {sorted(missing) or reference!r}")
+    base = frame.loc[reference]
+    moves = pd.DataFrame({"Δ uniformity": frame["uniformity"] - base["uniformity"],
+                          "Δ alignment": frame["alignment"] - base["alignment"],
+                          f"Δ STS ({sts})": frame[sts] - base[sts]}).drop(index=reference)
+    moves["gains uniformity"] = moves["Δ uniformity"] < 0
+    moves["loses alignment"] = moves["Δ alignment"] > 0
+    return moves
+

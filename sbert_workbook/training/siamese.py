@@ -66,8 +66,10 @@ class SiameseModel(nn.Module):
 
     def forward(self, input_ids, attention_mask, token_type_ids=None) -> torch.Tensor:
         """u = pool(BERT(sentence)): one vector per row of ``input_ids``, with any pooling an Encoder has."""
-        if self.pooling in INPUT_POOLINGS and self.layers is None:  # a look-up in the input word embeddings
-            return word_embedding_pooling(self.transformer.get_input_embeddings(), input_ids, attention_mask)
+        if self.pooling in INPUT_POOLINGS and self.layers is None:  # a look-up in the input word embeddings, a bag of words
+            # in training, BERT's own embedding dropout acts on the rows (the noise of 06's bag-of-words SimCSE)
+            dropout = getattr(getattr(self.transformer, "embeddings", None), "dropout", None)
+            return word_embedding_pooling(self.transformer.get_input_embeddings(), input_ids, attention_mask, dropout)
         all_layers = self.layers is not None or self.pooling not in TOKEN_POOLING_FUNCTIONS
         output = self.transformer(input_ids=input_ids, attention_mask=attention_mask, token_type_ids=token_type_ids,
                                   output_hidden_states=all_layers)
