@@ -53,6 +53,9 @@ DEVELOPER_TEXT = re.compile(r"(?<![\w.:/~-])/(?:[\w.@+-]+/)+[\w.@+-]+"  # an abs
 MODEL_LINE = re.compile(r"^model: \S+", re.M)
 #: The figure on show: the last plotly plot with data and a size. While an Output is redrawn, the
 #: previous plot can linger in the page, purged (no data) or hidden, before the new one.
+#: Figure waits poll on an interval, not on animation frames (Playwright's default): Chromium runs no rAF callbacks
+#: for a page it is not painting (two CI runs of three timed out at 240 s on a figure their screenshot shows drawn).
+POLL_MS = 250
 FIGURE_JS = """(scope) => {
     const shown = Array.from(document.querySelectorAll(scope + ' .js-plotly-plot'))
         .filter(g => g.data && g._fullLayout && g.getBoundingClientRect().width > 0);
@@ -194,7 +197,7 @@ def _screenshot(page, name: str) -> Path:
 def _wait_for_figure(page, scope: str, name: str, server: Server) -> dict:
     """The rendered figure's facts, or a failure that says what the page showed instead."""
     try:
-        page.wait_for_function(f"() => ({FIGURE_JS})({scope!r}) !== null", timeout=FIRST_FIGURE_TIMEOUT_MS)
+        page.wait_for_function(f"() => ({FIGURE_JS})({scope!r}) !== null", timeout=FIRST_FIGURE_TIMEOUT_MS, polling=POLL_MS)
     except Exception as error:  # playwright's TimeoutError: report what is on the page instead
         shot = _screenshot(page, f"{name}_FAILED")
         shown = WIDGET_FAILURE_TEXT.findall(_output_text(page, "body"))
@@ -215,7 +218,7 @@ def _settled_figure(page, scope: str, condition: str = "true") -> dict | None:
     settled = (f"() => {{ const f = ({FIGURE_JS})({scope!r}); "
                f"return f !== null && f.drawn === f.traces && ({condition}) ? f : null; }}")
     try:
-        return page.wait_for_function(settled, timeout=REDRAW_TIMEOUT_MS).json_value()
+        return page.wait_for_function(settled, timeout=REDRAW_TIMEOUT_MS, polling=POLL_MS).json_value()
     except PlaywrightTimeoutError:
         figure = page.evaluate(FIGURE_JS, scope)
         if figure is None:
@@ -269,7 +272,7 @@ def _redrawn(page, scope: str, act, condition: str) -> dict:
     """Run ``act`` (moving a control), wait until the figure ``f`` satisfies the JS ``condition``, return it settled."""
     act()
     page.wait_for_function(f"() => {{ const f = ({FIGURE_JS})({scope!r}); return f !== null && ({condition}); }}",
-                           timeout=REDRAW_TIMEOUT_MS)
+                           timeout=REDRAW_TIMEOUT_MS, polling=POLL_MS)
     page.wait_for_timeout(300)
     return _settled_figure(page, scope, condition)
 
