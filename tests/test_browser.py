@@ -27,7 +27,14 @@ pytestmark = pytest.mark.browser
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))  # tools/ is not part of the installed package
-from tools.classroom_pages import CHROMIUM, CHROMIUM_ARGS, free_port, open_at_once, room_of  # noqa: E402
+from tools.classroom_pages import (  # noqa: E402
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    free_port,
+    kernel_processes,
+    open_at_once,
+    room_of,
+)
 
 SCREENSHOTS = REPO / "build" / "browser"
 #: Visitors who open the classroom app at the same moment in test_six_visitors_at_once_all_see_their_figure.
@@ -376,16 +383,7 @@ def test_classroom_app_serves_the_pair_explorer(page, classroom):
 
 def _kernel_processes(server: Server) -> set[int]:
     """Process ids of the kernels the server started (its children running ipykernel)."""
-    children = set()
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-            command = (stat.parent / "cmdline").read_bytes()
-        except OSError:  # the process ended while we looked
-            continue
-        if int(fields[1]) == server.process.pid and b"ipykernel" in command:
-            children.add(int(stat.parent.name))
-    return children
+    return set(kernel_processes(server.process))
 
 
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="counts kernel processes through /proc")

@@ -212,20 +212,9 @@ def test_readme_names_every_module_and_only_modules_that_exist():
 
 
 def test_readme_dotted_module_names_exist():
-    import importlib
+    # one reading of a dotted name, shared with the prose check
+    from test_names_exist import resolves
 
     names = {name for page in READER_PAGES for name in re.findall(r"`(sbert_workbook(?:\.\w+)+)", page.read_text(encoding="utf-8"))}
-    wrong = []
-    for name in sorted(names):
-        parts = name.split(".")
-        for cut in range(len(parts), 0, -1):  # the longest prefix that imports, then attributes of it
-            try:
-                found = importlib.import_module(".".join(parts[:cut]))
-            except ImportError:
-                continue
-            for attribute in parts[cut:]:
-                found = getattr(found, attribute, None)
-            if found is None:
-                wrong.append(name)
-            break
+    wrong = [name for name in sorted(names) if not resolves(name)]  # the longest prefix that imports, then attributes
     assert not wrong, f"README, TEACHING or docs/ name modules that do not exist: {wrong}"
