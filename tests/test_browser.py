@@ -328,24 +328,6 @@ def test_jupyterlab_runs_the_embedding_explorer(page, lab):
     _check_embedding_explorer(page, ".jp-Notebook", "lab_embedding_explorer", server)
 
 
-def test_six_visitors_at_once_all_see_their_figure(classroom):
-    """A room arriving at once: six pages (both explorers in turn) opened at the same moment must all draw.
-
-    Each visitor's kernel is started when their page opens, six at the same moment: with one socket path for all
-    kernels (SBERT_WORKBOOK_TEST_VOILA_ARGS=--KernelManager.ip=/tmp/room/kernel) their messages cross and pages
-    never draw."""
-    from concurrent.futures import ThreadPoolExecutor
-
-    base, token, server = classroom
-    with ThreadPoolExecutor(1) as thread:  # Playwright's asyncio API, beside this module's sync browser
-        load = thread.submit(open_at_once, base, token, room_of(VISITORS_AT_ONCE), FIRST_FIGURE_TIMEOUT_MS / 1000).result()
-    summary = load.summary()
-    assert summary["drawn"] == VISITORS_AT_ONCE, (
-        f"{summary['drawn']} of {VISITORS_AT_ONCE} pages opened at once drew their figure ({summary}); "
-        f"'Invalid Signature' lines in the server log: {server.log.read_text(errors='replace').count('Invalid Signature')}"
-        f"\nserver log:\n{server.log_tail()}")
-
-
 def test_classroom_app_serves_the_embedding_explorer(page, classroom):
     base, token, server = classroom
     _open_voila_page(page, f"{base}/voila/render/embedding_explorer.ipynb?token={token}")
@@ -404,6 +386,24 @@ def test_a_closed_classroom_page_gives_its_kernel_back(browser, classroom):
     while visitor & _kernel_processes(server) and time.monotonic() < deadline:
         time.sleep(1)
     assert not visitor & _kernel_processes(server), "the closed page's kernel was still running 60 s later"
+
+
+def test_six_visitors_at_once_all_see_their_figure(classroom):
+    """A room arriving at once: six pages (both explorers in turn) opened at the same moment must all draw.
+
+    Each visitor's kernel is started when their page opens, six at the same moment: with one socket path for all
+    kernels (SBERT_WORKBOOK_TEST_VOILA_ARGS=--KernelManager.ip=/tmp/room/kernel) their messages cross and pages
+    never draw."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    base, token, server = classroom
+    with ThreadPoolExecutor(1) as thread:  # Playwright's asyncio API, beside this module's sync browser
+        load = thread.submit(open_at_once, base, token, room_of(VISITORS_AT_ONCE), FIRST_FIGURE_TIMEOUT_MS / 1000).result()
+    summary = load.summary()
+    assert summary["drawn"] == VISITORS_AT_ONCE, (
+        f"{summary['drawn']} of {VISITORS_AT_ONCE} pages opened at once drew their figure ({summary}); "
+        f"'Invalid Signature' lines in the server log: {server.log.read_text(errors='replace').count('Invalid Signature')}"
+        f"\nserver log:\n{server.log_tail()}")
 
 
 # ----------------------------------------------------------------------------- predict-then-run questions, clicked
