@@ -1,15 +1,23 @@
-"""``./workbook book``: the edition to read before running, built from the suite's own runs and opened in Chromium.
+"""``./workbook book``: the edition to read before running, its pages written from the suite's own runs and opened in Chromium.
 
-The pages are written from each notebook's one own-cache run (tests/notebook_runs.py: quick mode, the embedded
-model offline), exactly as ``build_book`` writes the runs it makes itself, then served from a loopback static server
+The pages are written from each notebook's one own-cache run (tests/notebook_runs.py: the suite's smaller sizes, the
+embedded model offline), exactly as ``build_book`` writes the quick-mode runs it makes itself, then served from a loopback static server
 and opened in headless Chromium: the index, then two notebooks reached through the book's own links. Every request
-the pages make is recorded; any that would leave the machine fails the test.
+the pages make is recorded; any that would leave the machine fails the test. The book as ``./workbook book`` builds it, from quick mode as
+shipped, is tested by tests/test_shipped_book.py.
 """
 from __future__ import annotations
 
 import base64
 import functools
+import hashlib
 import http.server
+import io
+import json
+import re
+import shutil
+import subprocess
+import tarfile
 import threading
 from pathlib import Path
 
@@ -43,17 +51,60 @@ def test_remote_images_become_their_alt_text_and_notebook_links_point_at_pages()
     assert "<img" not in cleaned and 'href="03_pooling_and_sts.html#3-poolings"' in cleaned
 
 
-def test_an_asset_whose_hash_is_not_the_published_one_is_refused(tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    tampered = book_assets.NpmAsset("requirejs", "2.3.8", book_assets.integrity_of(b"the real tarball"), {})
-    cached = book_assets.cache_folder() / "requirejs-2.3.8.tgz"
-    cached.parent.mkdir(parents=True)
-    cached.write_bytes(b"something else")
-    with pytest.raises(RuntimeError, match="sha512 is not the one the registry published"):
-        book_assets.tarball(tampered)
-    fips_180_abc = ("ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a"
-                    "2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f")  # SHA-512("abc"), FIPS 180-2
-    assert book_assets.integrity_of(b"abc") == "sha512-" + base64.b64encode(bytes.fromhex(fips_180_abc)).decode()
+def test_package_json_and_its_lock_pin_the_same_exact_versions_of_what_the_pages_load():
+    folder = book_assets.npm_folder()
+    wanted = json.loads((folder / "package.json").read_text(encoding="utf-8"))["dependencies"]
+    lock = json.loads((folder / "package-lock.json").read_text(encoding="utf-8"))["packages"]
+    assert set(wanted) == set(book_assets.PAGE_FILES), "package.json pins exactly the packages the pages load from"
+    assert all(re.fullmatch(r"\d+\.\d+\.\d+", version) for version in wanted.values()), f"not exact: {wanted}"
+    assert lock[""]["dependencies"] == wanted, "package-lock.json is out of date: run `npm install --package-lock-only`"
+    assert {name: lock[f"node_modules/{name}"]["version"] for name in wanted} == wanted
+    unchecked = [path for path, entry in lock.items() if path and not entry.get("integrity", "").startswith("sha512-")]
+    assert not unchecked, f"the lock records no sha512 for {unchecked[:3]}"
+
+
+def test_npm_ci_refuses_a_lock_whose_integrity_is_wrong(tmp_path):
+    """A one-file package, installed from a lock npm wrote, then from the same lock with another sha512."""
+    if shutil.which("npm") is None:
+        pytest.skip("npm is not installed (the book needs it: Node.js >= 18 with npm)")
+    package = tmp_path / "package"
+    with tarfile.open(tmp_path / "tiny-1.0.0.tgz", "w:gz") as archive:
+        for name, text in {"package.json": '{"name": "tiny", "version": "1.0.0"}', "index.js": "// tiny\n"}.items():
+            info = tarfile.TarInfo(f"package/{name}")
+            info.size = len(text.encode())
+            archive.addfile(info, io.BytesIO(text.encode()))
+    package.mkdir()
+    (package / "package.json").write_text('{"name": "p", "private": true, "dependencies": {"tiny": "file:../tiny-1.0.0.tgz"}}')
+    subprocess.run(["npm", "install", "--package-lock-only", "--ignore-scripts", "--no-audit", "--no-fund"],
+                   cwd=package, check=True, capture_output=True)
+    assert not book_assets.installed(package)
+    assert (book_assets.node_modules(package) / "tiny" / "index.js").is_file()
+    assert book_assets.installed(package)
+
+    lock = package / "package-lock.json"
+    tampered = "sha512-" + base64.b64encode(hashlib.sha512(b"another tarball").digest()).decode()
+    lock.write_text(re.sub(r'"integrity": "sha512-[^"]+"', f'"integrity": "{tampered}"', lock.read_text()))
+    assert not book_assets.installed(package), "a lock that changed makes node_modules stale"
+    with pytest.raises(RuntimeError, match=r"(?s)npm ci --ignore-scripts.*failed.*EINTEGRITY"):
+        book_assets.node_modules(package)
+
+
+def test_without_npm_the_error_says_to_install_node(tmp_path, monkeypatch):
+    monkeypatch.setattr(book_assets.shutil, "which", lambda name: None)
+    with pytest.raises(RuntimeError, match=r"no `npm` or `node` is on PATH. Install Node.js >= 18 with npm"):
+        book_assets.npm_ci(tmp_path)
+
+
+def test_the_assets_are_the_files_npm_installed(tmp_path):
+    if shutil.which("npm") is None:
+        pytest.skip("npm is not installed (the book needs it: Node.js >= 18 with npm)")
+    assets = book_assets.write_assets(tmp_path / "assets")
+    modules = book_assets.npm_folder() / "node_modules"
+    expected = book_assets.page_files(modules)
+    assert sorted(p.name for p in assets.iterdir()) == sorted([*expected.values(), book_assets.PLOTLY_JS])
+    assert any(name.endswith(".woff2") for name in expected.values()), "the widgets' fonts are copied too"
+    differ = [name for source, name in expected.items() if (assets / name).read_bytes() != source.read_bytes()]
+    assert not differ, f"{differ} differ from node_modules' files"
 
 
 def test_navigation_links_the_index_and_both_neighbours(tmp_path):
@@ -120,15 +171,15 @@ def test_the_book_reads_offline_in_a_browser(static_site, notebook_runs, page_wi
     entries = page.locator("ol li a")
     assert entries.all_inner_texts() == [book.title_of(nbformat.read(n, 4), n.name) for n in NOTEBOOKS]
     entries.nth(2).click()  # 02, reached through the index's link
-    check_page(page, NOTEBOOKS[2], notebook_runs, log)
+    check_page(page, NOTEBOOKS[2], notebook_runs.get(NOTEBOOKS[2], "own-cache").executed, log)
     page.locator("nav.sbw-book-nav a[rel=next]").first.click()  # 03, through the page's own "next" link
-    check_page(page, NOTEBOOKS[3], notebook_runs, log)
+    check_page(page, NOTEBOOKS[3], notebook_runs.get(NOTEBOOKS[3], "own-cache").executed, log)
     assert not log["outside"], f"requests left the machine: {log['outside'][:5]}"
 
 
-def check_page(page, notebook: Path, notebook_runs, log) -> None:
+def check_page(page, notebook: Path, executed: Path, log) -> None:
+    """The open page is ``notebook``'s, drawn from its executed copy ``executed``: every figure, slider and equation."""
     page.wait_for_url(f"**/{notebook.stem}.html")
-    executed = notebook_runs.get(notebook, "own-cache").executed
     expected = expected_figures(executed)
     page.wait_for_function(f"() => document.querySelectorAll('.js-plotly-plot').length >= {expected}", timeout=60_000)
     page.wait_for_function("() => document.querySelectorAll('mjx-container').length > 0", timeout=60_000)

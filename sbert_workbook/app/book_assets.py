@@ -4,103 +4,103 @@
 ``./workbook book`` (:mod:`sbert_workbook.app.book`) writes pages whose widgets, figures and equations
 render with no network: plotly.js comes from the installed ``plotly`` package; require.js, the Jupyter
 widgets HTML manager (which draws the stored widget state: sliders and dropdowns at their values) and
-MathJax 3 come from the npm registry, each tarball fetched once, checked against the sha512 the registry
-published for it, and kept in ``~/.cache/sbert-workbook/npm`` (``$XDG_CACHE_HOME`` is honoured).
+MathJax 3 are pinned in ``book/package.json`` and ``book/package-lock.json`` at the checkout's root. npm
+installs them (``npm ci --ignore-scripts``: every tarball checked against the sha512 in the lock, from the
+registry or mirror npm is configured with, or from npm's own cache), and the files the pages load are copied
+out of ``book/node_modules``.
 """
 from __future__ import annotations
 
-import base64
-import hashlib
-import io
-import os
+import json
+import re
 import shutil
-import tarfile
-import urllib.request
-from dataclasses import dataclass
+import subprocess
 from pathlib import Path
 
-REGISTRY = "https://registry.npmjs.org"
+from sbert_workbook.data.finding import repo_root
 
-
-@dataclass(frozen=True)
-class NpmAsset:
-    """Files to take from one npm package at one version: ``{path in the tarball: name in assets/}``."""
-
-    package: str
-    version: str
-    integrity: str  # the registry's dist.integrity: "sha512-" + base64 digest of the tarball
-    files: dict[str, str]
-
-    @property
-    def tarball_url(self) -> str:
-        return f"{REGISTRY}/{self.package}/-/{self.package.split('/')[-1]}-{self.version}.tgz"
-
-
-#: html-manager 1.x renders ipywidgets 8 state; its dist/ holds the fonts its CSS asks for by relative URL.
-HTML_MANAGER = NpmAsset("@jupyter-widgets/html-manager", "1.0.15",
-                        "sha512-5thBIV6ymNgmPVOHvzx+gGy8ZSKmSazhtGw4/c4xJDVzRhG9PTeQsRjF3FUTopvFi//SABeNz1yp47bCrJ3CQA==",
-                        {"package/dist/embed-amd.js": "embed-amd.js"})
-REQUIREJS = NpmAsset("requirejs", "2.3.8",
-                     "sha512-7/cTSLOdYkNBNJcDMWf+luFvMriVm7eYxp4BcFCsAX0wF421Vyce5SXP17c+Jd5otXKGNehIonFlyQXSowL6Mw==",
-                     {"package/require.js": "require.js"})
-#: MathJax 3's SVG build is one file that needs no font files.
-MATHJAX = NpmAsset("mathjax", "3.2.2",
-                   "sha512-Bt+SSVU8eBG27zChVewOicYs7Xsdt40qm4+UpHyX7k0/O9NliPc+x77k1/FEsPsjKPZGJvtRZM1vO+geW0OhGw==",
-                   {"package/es5/tex-svg-full.js": "tex-svg-full.js"})
-NPM_ASSETS = (HTML_MANAGER, REQUIREJS, MATHJAX)
+NPM_FOLDER = "book"  # at the checkout's root: package.json, package-lock.json and (git-ignored) node_modules/
+NPM_CI = ("ci", "--ignore-scripts", "--prefer-offline", "--no-audit", "--no-fund")
+#: Per npm package, ``{path inside the package: name in assets/}``.
+HTML_MANAGER = "@jupyter-widgets/html-manager"  # 1.x renders ipywidgets 8 state
+PAGE_FILES = {
+    HTML_MANAGER: {"dist/embed-amd.js": "embed-amd.js"},
+    "requirejs": {"require.js": "require.js"},
+    "mathjax": {"es5/tex-svg-full.js": "tex-svg-full.js"},  # MathJax 3's SVG build: one file, no font files
+}
+NPM_ERROR = re.compile(r"npm (?:error|ERR!)\s+(.*)")  # npm 10+ and npm 7-9
 FONT_SUFFIXES = (".woff2", ".woff", ".ttf", ".eot", ".svg")  # html-manager's dist/: Font Awesome, by relative URL
 PLOTLY_JS = "plotly.min.js"
 
 
-def cache_folder() -> Path:
-    return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "sbert-workbook" / "npm"
+def npm_folder() -> Path:
+    """``book/`` in the checkout: where package.json and package-lock.json live."""
+    root = repo_root()
+    if root is None:
+        raise FileNotFoundError("The book is built from a checkout of the workbook: no pyproject.toml and notebooks/ "
+                                "were found. Run `./workbook book` in the cloned repository.")
+    return root / NPM_FOLDER
 
 
-def tarball(asset: NpmAsset) -> bytes:
-    """The package tarball, from the cache or the registry, checked against its published sha512."""
-    cached = cache_folder() / f"{asset.package.replace('/', '__')}-{asset.version}.tgz"
-    if cached.is_file():
-        data = cached.read_bytes()
-    else:
-        try:
-            with urllib.request.urlopen(asset.tarball_url, timeout=60) as response:
-                data = response.read()
-        except OSError as error:
-            raise RuntimeError(
-                f"The book's page assets come from the npm registry once, then from {cache_folder()}: "
-                f"{asset.package} {asset.version} is not cached and {asset.tarball_url} could not be fetched "
-                f"({error}). Run `./workbook book` once on a machine that reaches {REGISTRY}, or copy that "
-                f"folder from one.") from error
-    if integrity_of(data) != asset.integrity:
-        raise RuntimeError(f"{asset.package} {asset.version}: the tarball's sha512 is not the one the registry published "
-                           f"({asset.integrity}); remove {cached} and build again.")
-    if not cached.is_file():
-        cached.parent.mkdir(parents=True, exist_ok=True)
-        cached.write_bytes(data)
-    return data
+def installed(folder: Path) -> bool:
+    """Whether ``folder/node_modules`` holds exactly what ``folder/package-lock.json`` pins (npm records what it
+    installed in ``node_modules/.package-lock.json``)."""
+    def pinned(lock: Path) -> dict:
+        packages = json.loads(lock.read_text(encoding="utf-8")).get("packages", {})
+        return {path: (entry.get("version"), entry.get("integrity")) for path, entry in packages.items() if path}
+
+    done = folder / "node_modules" / ".package-lock.json"
+    return done.is_file() and pinned(done) == pinned(folder / "package-lock.json")
 
 
-def integrity_of(data: bytes) -> str:
-    """npm's Subresource-Integrity string for ``data``."""
-    return "sha512-" + base64.b64encode(hashlib.sha512(data).digest()).decode()
+def npm_ci(folder: Path) -> None:
+    """``npm ci --ignore-scripts`` in ``folder``, or an error that says what to do."""
+    npm = shutil.which("npm")
+    if npm is None or shutil.which("node") is None:
+        raise RuntimeError(
+            f"The book's JavaScript (require.js, the Jupyter widgets HTML manager, MathJax) is installed by npm from "
+            f"{folder / 'package-lock.json'}, and no `npm` or `node` is on PATH. Install Node.js >= 18 with npm "
+            "(https://nodejs.org, or `sudo apt-get install nodejs npm`) and build again, or run "
+            f"`npm ci --ignore-scripts` in {folder} on a machine that has it and copy its node_modules/ here.")
+    result = subprocess.run([npm, *NPM_CI], cwd=folder, capture_output=True, text=True)
+    if result.returncode != 0:
+        said = [line for line in (result.stderr + result.stdout).splitlines()
+                if NPM_ERROR.match(line) and not NPM_ERROR.match(line).group(1).startswith("at ")][:4]
+        advice = ("a downloaded tarball is not the one package-lock.json records: check the registry or mirror npm "
+                  "uses (`npm config get registry`) and npm's cache (`npm cache verify`); do not edit the lock by hand"
+                  if "EINTEGRITY" in result.stderr else
+                  "if npm could not reach its registry, point it at one this machine reaches (`npm config set registry "
+                  "URL`), or copy node_modules/ from a machine that ran the same command there")
+        raise RuntimeError(f"`npm {' '.join(NPM_CI)}` in {folder} failed (exit {result.returncode}):\n"
+                           + "\n".join(said) + f"\nWhat to do: {advice}.")
 
 
-def write_assets(folder: Path) -> Path:
-    """Put every file the pages load into ``folder`` (made if needed) and return it."""
+def node_modules(folder: Path | None = None) -> Path:
+    """``folder/node_modules`` (``book/`` by default), installed by ``npm ci`` first when missing or stale."""
+    folder = Path(folder or npm_folder())
+    if not installed(folder):
+        npm_ci(folder)
+    return folder / "node_modules"
+
+
+def page_files(modules: Path) -> dict[Path, str]:
+    """``{file in node_modules: name in assets/}``: the files the pages load and the fonts the widgets' CSS names."""
+    files = {modules / package / path: name for package, paths in PAGE_FILES.items() for path, name in paths.items()}
+    missing = [str(path) for path in files if not path.is_file()]
+    if missing:
+        raise RuntimeError(f"node_modules holds no {missing}: a package changed its layout; pin the version "
+                           f"PAGE_FILES in {__name__} expects in {NPM_FOLDER}/package.json.")
+    fonts = sorted(path for path in (modules / HTML_MANAGER / "dist").iterdir() if path.name.endswith(FONT_SUFFIXES))
+    return files | {font: font.name for font in fonts}
+
+
+def write_assets(folder: Path, npm: Path | None = None) -> Path:
+    """Put every file the pages load into ``folder`` (made if needed) and return it; ``npm`` is the folder holding
+    package.json and package-lock.json (``book/`` by default)."""
     import plotly
 
     folder.mkdir(parents=True, exist_ok=True)
-    for asset in NPM_ASSETS:
-        with tarfile.open(fileobj=io.BytesIO(tarball(asset)), mode="r:gz") as archive:
-            for member in archive.getmembers():
-                name = asset.files.get(member.name)
-                if name is None and asset is HTML_MANAGER and member.name.startswith("package/dist/") \
-                        and member.name.endswith(FONT_SUFFIXES):
-                    name = Path(member.name).name
-                if name is not None:
-                    (folder / name).write_bytes(archive.extractfile(member).read())
-        missing = [name for name in asset.files.values() if not (folder / name).is_file()]
-        if missing:
-            raise RuntimeError(f"{asset.package} {asset.version} holds no {missing}: the package changed its layout.")
+    for source, name in page_files(node_modules(npm)).items():
+        shutil.copyfile(source, folder / name)
     shutil.copy(Path(plotly.__file__).parent / "package_data" / PLOTLY_JS, folder / PLOTLY_JS)
     return folder
