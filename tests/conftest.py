@@ -125,6 +125,11 @@ def runs_wanted(items) -> list[tuple[Path, str]]:
     return sorted(wanted)
 
 
+def pytest_addoption(parser):
+    parser.addoption("--book", default=None, metavar="FOLDER",
+                     help="a book `./workbook book` built (e.g. build/book): tests/test_shipped_book.py checks it")
+
+
 def pytest_collection_modifyitems(session, config, items):
     """The tests that read executed notebooks run last: the runs start in the background before the first test."""
     items.sort(key=reads_notebook_runs)  # stable: each group keeps its order

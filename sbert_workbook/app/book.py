@@ -1,8 +1,8 @@
 """``./workbook book``: the edition to read before running, as static pages in ``build/book/``.
 
-Every notebook is executed in quick mode on the embedded model (:func:`sbert_workbook.app.runbook.run_notebook`
-stores the widgets' state as it runs) and exported with nbconvert to one HTML page: plotly figures stay
-interactive (zoom, hover), each control shows the value it had when the figure below it was drawn, equations are
+Every notebook is executed in quick mode as shipped (the student's mode on a CPU) on the embedded model
+(:func:`sbert_workbook.app.runbook.run_notebook` stores the widgets' state as it runs) and exported with nbconvert
+to one HTML page: plotly figures stay interactive (zoom, hover), each control shows the value it had when the figure below it was drawn, equations are
 typeset, and everything a page loads sits in ``assets/`` (:mod:`sbert_workbook.app.book_assets`), so the book
 opens from a disk or a static web server with no network. ``index.html`` lists the notebooks in order with each
 one's purpose (``metadata.sbert_workbook.purpose`` in the notebook); every page links to the index and its
@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sbert_workbook.app.book_assets import PLOTLY_JS, write_assets
-from sbert_workbook.app.runbook import PLOTLY_MIME, list_notebooks, notebooks_folder, run_notebook, with_plotly_as_html
+from sbert_workbook.app.runbook import PLOTLY_MIME, notebooks_folder, run_all, with_plotly_as_html
 
 ASSETS = "assets"
 BOOK_TITLE = "sbert-workbook: sentence embeddings, from raw BERT to Sentence-BERT and BERT-flow"
@@ -143,20 +143,27 @@ def write_book(executed: dict[Path, Path], out_dir: Path) -> Path:
     return out_dir / "index.html"
 
 
-def build_book(out_dir: Path | None = None, only: list[str] | None = None) -> Path:
-    """Execute every notebook (or those whose name contains one of ``only``) in quick mode on the embedded model and
-    write the book; returns the index page."""
+#: Where a build keeps what the pages were made from: the executed copies and the verdicts their runs recorded.
+RUNS_FOLDER = "book-executed"
+VERDICTS_FILE = "story.jsonl"
+
+
+def build_book(out_dir: Path | None = None, only: list[str] | None = None, parallel: int = 2) -> Path:
+    """Execute every notebook (or those whose name contains one of ``only``) in quick mode as shipped, on the embedded
+    model, ``parallel`` at a time, and write the book; returns the index page. The verdicts the runs recorded
+    (:mod:`sbert_workbook.story`) are kept beside the executed copies, in ``<out_dir>/../book-executed/story.jsonl``."""
+    from sbert_workbook.story import STORY_ENV_VAR
+
     out_dir = Path(out_dir or notebooks_folder().parent / "build" / "book")
-    runs_dir = out_dir.parent / "book-executed"
-    executed = {}
-    for notebook in list_notebooks():
-        if only and not any(part in notebook.name for part in only):
-            continue
-        print(f"running {notebook.name} (quick mode, embedded model) ...", flush=True)
-        run = run_notebook(notebook, runs_dir, quick=True, parameters={"MODEL": "embedded"})
-        executed[notebook] = run.executed
+    runs_dir = out_dir.parent / RUNS_FOLDER
+    runs_dir.mkdir(parents=True, exist_ok=True)
+    verdicts = runs_dir / VERDICTS_FILE
+    verdicts.write_text("", encoding="utf-8")
+    print("running the notebooks in quick mode on the embedded model ...", flush=True)
+    runs = run_all(only, runs_dir, quick=True, env={STORY_ENV_VAR: str(verdicts)}, parallel=parallel,
+                   parameters={"MODEL": "embedded"})
     if out_dir.exists():
         shutil.rmtree(out_dir)
-    index = write_book(executed, out_dir)
-    print(f"the book: {index} ({len(executed)} notebooks); publish the folder {out_dir} as a static site", flush=True)
+    index = write_book({run.notebook: run.executed for run in runs}, out_dir)
+    print(f"the book: {index} ({len(runs)} notebooks); publish the folder {out_dir} as a static site", flush=True)
     return index

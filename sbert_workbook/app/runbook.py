@@ -187,8 +187,9 @@ ONE_THREAD = {"OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 
 def run_all(only: list[str] | None = None, build_dir: Path | None = None, quick: bool = True,
             env: dict[str, str] | None = None, parallel: int = 1, folder: Path | None = None,
-            transport: str | None = None) -> list[NotebookRun]:
-    """Run every notebook (or those whose name contains one of ``only``), printing timings; ``env`` as in :func:`run_notebook`.
+            transport: str | None = None, parameters: dict | None = None) -> list[NotebookRun]:
+    """Run every notebook (or those whose name contains one of ``only``), printing timings; ``env`` and ``parameters``
+    (the same for every notebook) as in :func:`run_notebook`.
 
     ``parallel`` > 1 runs that many at a time (each kernel on one CPU thread), the later (longer) lessons first; the
     runs come back in lesson order, and the first failure is raised once every run has ended. ``folder``: where the
@@ -201,7 +202,7 @@ def run_all(only: list[str] | None = None, build_dir: Path | None = None, quick:
 
     def run_one(notebook: Path) -> NotebookRun:
         print(f"running {notebook.name} ({'quick' if quick else 'full'} mode) ...", flush=True)
-        run = run_notebook(notebook, build_dir, quick=quick, env=kernel_env, transport=transport)
+        run = run_notebook(notebook, build_dir, quick=quick, env=kernel_env, parameters=parameters, transport=transport)
         print(f"  done in {run.seconds:.0f} s -> {run.executed}, {run.html}", flush=True)
         return run
 
