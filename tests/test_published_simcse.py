@@ -129,3 +129,23 @@ def test_the_plane_claims_are_quoted_with_their_sections_and_no_numbers():
     assert "2104.08821v4" in text and "§7" in text and "Appendix F" in text
     assert "'greatly improve uniformity but also suffer a degeneration in alignment'" in text
     assert "only as a figure" in text and not any(ch.isdigit() for ch in text.split("§7")[1].replace("Figure 3", ""))
+
+
+def test_table4_positive_pairs_per_dataset_and_the_overlap_beside_it():
+    t4 = pub.SIMCSE_TABLE4
+    assert t4.columns == ("sample", "full") and t4.split == "STS-B dev" and t4.table == "Table 4"
+    assert t4.rows == {
+        "Unsup. SimCSE (1m)": (None, 82.5), "QQP (134k)": (81.8, 81.8), "Flickr30k (318k)": (81.5, 81.4),
+        "ParaNMT (5m)": (79.7, 78.7), "SNLI+MNLI entailment (314k)": (84.1, 84.9),
+        "SNLI+MNLI neutral (314k)": (82.6, 82.9), "SNLI+MNLI contradiction (314k)": (77.5, 77.6),
+        "SNLI+MNLI all (942k)": (81.7, 81.9), "SNLI+MNLI entailment + hard neg.": (None, 86.2),
+        "SNLI+MNLI entailment + hard neg. + ANLI (52k)": (None, 85.0)}
+    sampled = {row: t4.value(row, "sample") for row in t4.rows if t4.value(row, "sample") is not None}
+    assert max(sampled, key=sampled.get) == "SNLI+MNLI entailment (314k)"  # §4: entailment pairs perform the best
+    assert t4.value("ParaNMT (5m)", "full") < t4.value("Unsup. SimCSE (1m)", "full")  # footnote 5
+    assert t4.value("SNLI+MNLI entailment + hard neg.", "full") == pub.SIMCSE_TABLE_D1.value("SimCSE-BERT-base", "τ=0.05")
+    assert t4.value("Unsup. SimCSE (1m)", "full") == pub.SIMCSE_TABLE3.value("Unsup. SimCSE-BERT-base", "p=0.1")
+    assert "[inferred:" in t4.model["SNLI+MNLI entailment + hard neg. + ANLI (52k)"] and "[inferred:" in t4.training
+    assert pub.SIMCSE_LEXICAL_OVERLAP == {"SNLI+MNLI entailment": 39, "QQP": 60, "ParaNMT": 55}
+    source = pub.SIMCSE_LEXICAL_OVERLAP_SOURCE
+    assert "2104.08821v4" in source and "§4" in source and "F1 measured between two bags of words" in source

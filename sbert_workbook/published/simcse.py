@@ -1,4 +1,4 @@
-"""SimCSE (Gao, Yao & Chen, 2021): Tables 1, 2, 3, 5, 6, B.2, B.3, C.1, D.1, E.1 (``05``; the contrastive lesson).
+"""SimCSE (Gao, Yao & Chen, 2021): Tables 1-6, B.2, B.3, C.1, D.1, E.1 and §4's lexical overlap (``05``, ``06``).
 
 Typed from arXiv 2104.08821v4 and pinned by ``tests/test_published_simcse.py``. Only the BERT-base rows of
 Tables 5 and E.1 are entered. SimCSE states its checkpoints (BERT uncased) and its protocol
@@ -53,6 +53,54 @@ SIMCSE_TABLE3 = PublishedTable(
     notes=("§3: with p = 0 and with 'fixed 0.1' the two embeddings of a pair are identical; both degrade sharply, and "
            "Figure 2 shows their alignment collapsing while uniformity improves",),
 )
+
+# Table 4 and §4's overlap figures: typed from stored copies of the v4 text (a markdown copy, ulanch/nano-embed
+# simcse.md, for §4's sentences, and copies of the v4 PDF's text, marked "arXiv:2104.08821v4", for the table's body,
+# which the markdown copy drops; the copies agree cell for cell).
+_T4_NLI = "SNLI+MNLI"
+_T4_ROWS = {"Unsup. SimCSE (1m)": (None, 82.5), "QQP (134k)": (81.8, 81.8), "Flickr30k (318k)": (81.5, 81.4),
+            "ParaNMT (5m)": (79.7, 78.7), f"{_T4_NLI} entailment (314k)": (84.1, 84.9),
+            f"{_T4_NLI} neutral (314k)": (82.6, 82.9), f"{_T4_NLI} contradiction (314k)": (77.5, 77.6),
+            f"{_T4_NLI} all (942k)": (81.7, 81.9), f"{_T4_NLI} entailment + hard neg.": (None, 86.2),
+            f"{_T4_NLI} entailment + hard neg. + ANLI (52k)": (None, 85.0)}
+_T4_POSITIVES = {"QQP (134k)": "Quora question pairs", "Flickr30k (318k)": "two captions of the same Flickr30k image",
+                 "ParaNMT (5m)": "ParaNMT back-translation paraphrases",
+                 f"{_T4_NLI} entailment (314k)": "SNLI + MNLI premise and entailment hypothesis",
+                 f"{_T4_NLI} neutral (314k)": "SNLI + MNLI premise and neutral hypothesis (footnote 8)",
+                 f"{_T4_NLI} contradiction (314k)": "SNLI + MNLI premise and contradiction hypothesis (footnote 8)",
+                 f"{_T4_NLI} all (942k)": inferred("SNLI + MNLI premise and every hypothesis", "942k = 3 × 314k; "
+                                                  "footnote 8 names neutral and contradiction pairs as positives")}
+_T4_SUP_POOLING = inferred(_SUP_POOLING, "the caption: 'the same hyperparameters as the final SimCSE model'")
+SIMCSE_TABLE4 = PublishedTable(
+    SIMCSE, "Table 4", "Spearman × 100 of cosine; each row trains the contrastive objective (Eq. 1) on one dataset's "
+    "positive pairs, in-batch negatives; numbers in brackets: # of pairs; sample: 134k positive pairs subsampled from "
+    "each dataset, for a fair comparison; full: the whole dataset; an empty cell (None): '-' in the paper, not run",
+    _DEV, "n/a (one set)", ("sample", "full"), _T4_ROWS,
+    model={"Unsup. SimCSE (1m)": _UNSUP, **{row: f"{_BERT} + contrastive training on {positives}"
+                                            for row, positives in _T4_POSITIVES.items()},
+           f"{_T4_NLI} entailment + hard neg.": _SUP,
+           f"{_T4_NLI} entailment + hard neg. + ANLI (52k)": inferred(
+               f"{_SUP}, ANLI's 52k pairs added", "the table's layout; §4: adding ANLI gave no meaningful improvement")},
+    pooling={"Unsup. SimCSE (1m)": _DEFAULT_POOLING, **same(list(_T4_ROWS)[1:], _T4_SUP_POOLING)},
+    training=inferred("each supervised row: published.SIMCSE_SUP_RECIPE (batch 512, lr 5e-5, 3 epochs, best STS-B dev "
+                      "checkpoint kept, Appendix A)", "the caption says 'the same hyperparameters as the final SimCSE "
+                      "model'; the 'Unsup. SimCSE (1m)' row is unsupervised SimCSE (§3 footnote 2)"),
+    notes=("§4: 'using entailment pairs from the NLI (SNLI + MNLI) datasets performs the best'; the paper's reasons: "
+           "the NLI pairs are high-quality and crowd-sourced, and annotators write each hypothesis from its premise, "
+           "so 'two sentences tend to have less lexical overlap' (SIMCSE_LEXICAL_OVERLAP)",
+           "§4: contradiction hypotheses as hard negatives lift 84.9 to 86.2, the final supervised SimCSE; adding ANLI, "
+           "or combining with unsupervised SimCSE, gave no meaningful improvement; a dual encoder hurt (86.2 to 84.2)",
+           "footnote 5: ParaNMT is built by machine translation, 'strictly speaking, we should not call it "
+           "\"supervised\"', and it underperforms unsupervised SimCSE",
+           "'Unsup. SimCSE (1m)': unsupervised SimCSE on 10^6 Wikipedia sentences, the 82.5 of Tables 1, 2, 3 and 6"),
+)
+#: SimCSE §4 ("Choices of labeled data"), beside Table 4: lexical overlap (F1 between two bags of words, in %) of
+#: each dataset's positive pairs. The paper gives these three only (none for Flickr30k).
+SIMCSE_LEXICAL_OVERLAP = {"SNLI+MNLI entailment": 39, "QQP": 60, "ParaNMT": 55}
+SIMCSE_LEXICAL_OVERLAP_SOURCE = (
+    f"{SIMCSE}, §4 'Choices of labeled data' (beside Table 4): 'the lexical overlap (F1 measured between two bags of "
+    "words) for the entailment pairs (SNLI + MNLI)' against 'QQP and ParaNMT', in %; offered as part of why NLI "
+    "positives work best; the paper runs no experiment on it")
 
 _T5_ROWS = {
     "BERT-base (first-last avg.)": (39.70, 59.38, 49.67, 66.03, 66.19, 53.87, 62.06, 56.70),
