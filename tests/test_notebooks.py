@@ -22,7 +22,8 @@ def test_there_are_notebooks():
 def test_notebook_outputs_are_stripped(notebook):
     cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
     dirty = [i for i, cell in enumerate(cells) if cell["cell_type"] == "code" and (cell.get("outputs") or cell.get("execution_count"))]
-    assert not dirty, f"{notebook.name}: cells {dirty} still carry outputs; run `python tools/strip_notebooks.py`"
+    assert not dirty, (f"{notebook.name}: cells {dirty} still carry outputs; run `pre-commit run nbstripout --all-files` "
+                       "(`pre-commit install` strips them at every commit)")
 
 
 @pytest.mark.parametrize("notebook", NOTEBOOKS, ids=lambda p: p.stem)
