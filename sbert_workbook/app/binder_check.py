@@ -2,7 +2,7 @@
 
 Binder, and a JupyterHub image made by repo2docker (docs/jupyterhub.md), install the workbook from ``binder/``:
 ``runtime.txt`` names the Python, and repo2docker runs ``pip install --no-cache-dir -r binder/requirements.txt``
-from the repository's root (torch's CPU build, the pins of ``constraints.txt``, then ``.[lab]``). ``./workbook
+from the repository's root (torch's CPU build, ``.[lab]``, held to ``constraints.txt``). ``./workbook
 binder-check`` makes ``build/binder-venv`` with that Python, runs the same pip command there (the ``workbook`` script
 says what differs on a machine that reaches only PyPI), then runs this module in it: it checks the Python, the pins
 and the CPU build of torch, runs ``00_start_here.ipynb`` in quick mode with :func:`~sbert_workbook.app.runbook.run_all`,
@@ -46,28 +46,33 @@ def runtime_python(text: str) -> str:
     return runtime.removeprefix("python-")
 
 
+def constraint_files(text: str, folder: Path) -> list[Path]:
+    """The constraints files a requirements file names (``-c PATH``), each read from ``folder`` as pip reads them."""
+    return [(folder / line.split(None, 1)[1]).resolve() for line in text.splitlines()
+            if line.startswith(("-c ", "--constraint ")) and len(line.split(None, 1)) == 2]
+
+
 def pin_disagreements(binder_pins: dict[str, str], constraints: dict[str, str]) -> list[str]:
-    """Each package pinned in ``constraints.txt`` that binder/requirements.txt leaves out or pins to another release
-    (a local build label such as ``+cpu`` on binder's side is allowed: it names the build of the same release)."""
-    wrong = []
-    for name, version in constraints.items():
-        if name not in binder_pins:
-            wrong.append(f"{name}: constraints.txt pins {version}, binder/requirements.txt does not pin it")
-        elif binder_pins[name].split("+")[0] != version.split("+")[0]:
-            wrong.append(f"{name}: constraints.txt pins {version}, binder/requirements.txt {binder_pins[name]}")
-    return wrong
+    """Each package pinned in both binder/requirements.txt and constraints.txt to different releases (a local build
+    label such as ``+cpu`` on binder's side is allowed: it names the build of the same release, which pip accepts)."""
+    return [f"{name}: constraints.txt pins {constraints[name]}, binder/requirements.txt {version}"
+            for name, version in binder_pins.items()
+            if name in constraints and version.split("+")[0] != constraints[name].split("+")[0]]
 
 
-def installed_mismatches(pins: dict[str, str]) -> list[str]:
-    """'name: pinned X, installed Y' for each pin this environment does not hold exactly (a build label included)."""
+def installed_mismatches(pins: dict[str, str], constraints: dict[str, str]) -> list[str]:
+    """'name: pinned X, installed Y' for each pin this environment does not hold: binder's pins exactly (a build label
+    included), and the constraints' for the packages installed at all (a constraint installs nothing by itself)."""
     wrong = []
-    for name, wanted in pins.items():
+    for name, wanted in {**constraints, **pins}.items():
         try:
             installed = metadata.version(name)
         except metadata.PackageNotFoundError:
-            installed = "not installed"
-        if installed != wanted:
-            wrong.append(f"{name}: pinned {wanted}, installed {installed}")
+            installed = None
+        if name in pins and installed != wanted:
+            wrong.append(f"{name}: pinned {wanted}, installed {installed or 'nothing'}")
+        elif name not in pins and installed and installed.split("+")[0] != wanted.split("+")[0]:
+            wrong.append(f"{name}: constraints.txt pins {wanted}, installed {installed}")
     return wrong
 
 
@@ -80,7 +85,10 @@ def environment_problems(root: Path) -> list[str]:
     running = f"{sys.version_info[0]}.{sys.version_info[1]}"
     if running != wanted:
         problems.append(f"Python {running} runs here, binder/runtime.txt asks for {wanted}")
-    problems += installed_mismatches(requirement_pins((root / BINDER / "requirements.txt").read_text(encoding="utf-8")))
+    requirements = (root / BINDER / "requirements.txt").read_text(encoding="utf-8")
+    constraints = {name: version for path in constraint_files(requirements, root / BINDER)
+                   for name, version in requirement_pins(path.read_text(encoding="utf-8")).items()}
+    problems += installed_mismatches(requirement_pins(requirements), constraints)
     if Path(kernel_python()).resolve() != Path(sys.executable).resolve():
         problems.append(f"the python3 kernel runs {kernel_python()}, not {sys.executable} (a python3 kernelspec shadows "
                         "this environment's: see `jupyter kernelspec list`)")
