@@ -107,6 +107,14 @@ def test_the_assets_are_the_files_npm_installed(tmp_path):
     assert not differ, f"{differ} differ from node_modules' files"
 
 
+def test_a_figure_is_blank_when_nothing_of_it_was_drawn():
+    drawn = {"traces": 2, "drawn": 2, "shapes": 0, "shapes_drawn": 0, "width": 800}
+    diagram = {"traces": 0, "drawn": 0, "shapes": 9, "shapes_drawn": 9, "width": 800}
+    assert blank_figures([drawn, diagram]) == []
+    empty, half, undrawn_diagram = {**diagram, "shapes": 0, "shapes_drawn": 0}, {**drawn, "drawn": 1}, {**diagram, "shapes_drawn": 3}
+    assert blank_figures([empty, half, undrawn_diagram]) == [empty, half, undrawn_diagram]
+
+
 def test_navigation_links_the_index_and_both_neighbours(tmp_path):
     chapters = [book.Chapter(Path(f"{i:02d}_n.ipynb"), Path("x"), f"{i:02d} · N", "p") for i in range(3)]
     middle = book.navigation(chapters, 1)
@@ -153,15 +161,26 @@ def stored_control_values(executed: Path) -> list[str]:
     return sorted(str(model["state"]["value"]) for model in state.values() if model["model_name"] == "IntSliderModel")
 
 
-#: Each figure's traces and how many were drawn: SVG traces as ``g.trace``/``g.hm`` groups, WebGL traces (scattergl,
-#: scatter3d) as a canvas with a size (headless Chromium draws WebGL in software).
+#: Each figure's traces and how many were drawn: SVG traces as ``g.trace``/``g.hm``/``g.contour`` groups, WebGL traces (scattergl,
+#: scatter3d) as a canvas with a size (headless Chromium draws WebGL in software); and its layout shapes and
+#: annotations, which a diagram with no trace (04 §2's two architectures) is drawn from.
 DRAWN_FIGURES_JS = """() => Array.from(document.querySelectorAll('.js-plotly-plot')).map(g => {
     const types = (g._fullData || []).map(t => t.type);
     const webgl = types.filter(t => t.endsWith('gl') || t === 'scatter3d').length;
     const canvas = Array.from(g.querySelectorAll('canvas')).some(c => c.width > 0 && c.height > 0);
+    const layout = g.layout || {};
     return {types: types, traces: g.data ? g.data.length : 0, width: g.getBoundingClientRect().width,
-            drawn: g.querySelectorAll('g.trace').length + g.querySelectorAll('g.hm').length + (canvas ? webgl : 0)};
+            drawn: g.querySelectorAll('g.trace').length + g.querySelectorAll('g.hm').length
+                   + g.querySelectorAll('.contourlayer > g.contour').length + (canvas ? webgl : 0),
+            shapes: (layout.shapes || []).length + (layout.annotations || []).length,
+            shapes_drawn: g.querySelectorAll('.shapelayer path').length + g.querySelectorAll('g.annotation').length};
 })"""
+
+
+def blank_figures(figures: list[dict]) -> list[dict]:
+    """Figures with nothing drawn: no trace and no shape, a trace or shape not drawn, or no width."""
+    return [f for f in figures if not (f["traces"] or f["shapes"]) or f["drawn"] != f["traces"]
+            or f["shapes_drawn"] < f["shapes"] or f["width"] < 200]
 
 
 @pytest.mark.browser
@@ -184,7 +203,7 @@ def check_page(page, notebook: Path, executed: Path, log) -> None:
     page.wait_for_function(f"() => document.querySelectorAll('.js-plotly-plot').length >= {expected}", timeout=60_000)
     page.wait_for_function("() => document.querySelectorAll('mjx-container').length > 0", timeout=60_000)
     figures = page.evaluate(DRAWN_FIGURES_JS)
-    blank = [f for f in figures if not f["traces"] or f["drawn"] != f["traces"] or f["width"] < 200]
+    blank = blank_figures(figures)
     assert len(figures) == expected and not blank, f"{notebook.name}: {len(figures)} of {expected} figures, blank: {blank}"
     readouts = sorted(page.locator(".widget-slider .widget-readout").all_inner_texts())
     assert readouts == stored_control_values(executed), f"{notebook.name}: sliders show {readouts}"
