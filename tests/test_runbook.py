@@ -133,6 +133,75 @@ def test_install_cuts_every_async_kernel_channel_wait_into_slices_once():
     assert AsyncZMQSocketChannel.get_msg is patched and getattr(patched, kernel_replies._MARK)
 
 
+class _ScriptedChannel:
+    """A channel that follows a script on a fake clock: each look takes its seconds, then returns a message or Empty."""
+
+    def __init__(self, clock, script: list[tuple[float, bool]]):
+        self.clock, self.script = clock, list(script)
+
+    async def get_msg(self, timeout=None):
+        from queue import Empty
+
+        took, found = self.script.pop(0)
+        self.clock.now += took
+        if not found:
+            raise Empty
+        return {"msg_type": "execute_reply"}
+
+
+@pytest.mark.parametrize("caller_timeout, script, rescued, control", [
+    (900, [(1.0, False), (0.0005, True)], 1, 0),   # a slice ended empty and the next look found the reply at once
+    (900, [(1.0, True)], 1, 0),                    # found by the look at the slice's end, not by a wake-up
+    (None, [(1.003, True)], 1, 0),                 # the same, a little late (the event loop's timer), on an endless wait
+    (900, [(0.4, True)], 0, 0),                    # woken mid-slice: the wake-up worked
+    (900, [(1.0, False), (0.4, True)], 0, 0),      # an empty slice, then a wake-up
+    (900, [(0.0005, True)], 0, 0),                 # there at the first look: no slice ended before it
+    (900, [(0.995, True)], 0, 1),                  # a wake-up 5 ms before the end: the control window
+    (0.5, [(0.5, True)], 0, 0),                    # the caller's last slice: an unsliced wait would end there too
+])
+def test_a_rescue_is_a_message_taken_by_a_look_at_a_slice_edge_not_by_a_wake_up(monkeypatch, caller_timeout, script,
+                                                                                 rescued, control):
+    import asyncio
+    from types import SimpleNamespace
+
+    from sbert_workbook.app import kernel_replies
+
+    clock = SimpleNamespace(now=0.0)
+    monkeypatch.setattr(kernel_replies, "time", SimpleNamespace(monotonic=lambda: clock.now))
+    monkeypatch.setattr(kernel_replies, "counts", type(kernel_replies.counts)())
+    channel = _ScriptedChannel(clock, script)
+    wait = kernel_replies.waiting_in_slices(channel.get_msg, 1.0, "shell")
+    assert asyncio.run(wait(timeout=caller_timeout)) == {"msg_type": "execute_reply"} and not channel.script
+    assert (kernel_replies.counts["shell rescued"], kernel_replies.counts["shell control"]) == (rescued, control)
+    assert kernel_replies.rescued() == rescued
+
+
+def _fake_jupyter_client_channels(monkeypatch):
+    """jupyter_client.channels with a fresh asyncio channel class, so install() patches that one, not the real one."""
+    from jupyter_client import channels
+
+    class Fresh:
+        async def get_msg(self, timeout=None): ...
+
+    monkeypatch.setattr(channels, "AsyncZMQSocketChannel", Fresh)
+    return Fresh
+
+
+@pytest.mark.parametrize("value, slices", [(None, True), ("1", True), ("0", False), ("off", False), (" False ", False)])
+def test_sbert_workbook_reply_slices_0_leaves_the_kernel_channels_as_they_are(monkeypatch, value, slices):
+    from sbert_workbook.app import kernel_replies
+
+    channel_class = _fake_jupyter_client_channels(monkeypatch)
+    original = channel_class.get_msg
+    if value is None:
+        monkeypatch.delenv(kernel_replies.SLICES_ENV, raising=False)
+    else:
+        monkeypatch.setenv(kernel_replies.SLICES_ENV, value)
+    assert kernel_replies.install() is slices
+    assert (channel_class.get_msg is not original) is slices
+    assert getattr(channel_class.get_msg, kernel_replies._MARK, False) is slices
+
+
 def test_the_async_channel_is_found_in_jupyter_client_7_and_8():
     """Colab's jupyter_client 7.4.9 has only ZMQSocketChannel, with a coroutine get_msg; 8.x adds AsyncZMQSocketChannel
     beside a blocking ZMQSocketChannel (shapes copied from both releases' channels.py)."""
