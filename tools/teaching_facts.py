@@ -104,6 +104,8 @@ PAPER_MAP = [
     ("SimCSE 2104.08821", "`all` vs `wmean` aggregation: why published numbers disagree", "03_pooling_and_sts", "4", ""),
     ("SimCSE 2104.08821", "alignment and uniformity (Wang & Isola 2020), the lens SimCSE uses", "02_anisotropy", "7", ""),
     ("SimCSE 2104.08821", "Table C.1: BERT-flow and BERT-whitening under `all`", "05_bert_flow", "7", "SIMCSE_TABLE_C1"),
+    ("SimCSE 2104.08821", "§4, Table 4: which positive pairs work best, and their lexical overlap", "05_bert_flow", "8",
+     "SIMCSE_TABLE4"),
     ("SimCSE 2104.08821", "Eq. 1 and Table D.1: InfoNCE, temperature τ = 0.05", "06_contrastive_simcse", "1", "SIMCSE_TABLE_D1"),
     ("SimCSE 2104.08821", "§3, Figure 2: unsupervised SimCSE, alignment and uniformity while training", "06_contrastive_simcse",
      "2", ""),
@@ -114,3 +116,15 @@ PAPER_MAP = [
     ("SimCSE 2104.08821", "Appendix E, Table E.1: transfer probes; flow and whitening hurt", "06_contrastive_simcse", "6",
      "SIMCSE_TABLE_E1"),
 ]
+
+#: The 90-minute path: the core sections less these subsections (by number: "6.2" is ``### 6.2 · …``), which the room
+#: reads at home; the path's exercises are homework too (their check cells grade them there), its predict questions
+#: stay in class. What is left is planned to end SLACK_MINUTES early, for set-up and questions.
+PATH_LEAVES_FOR_READING = {
+    "03_pooling_and_sts": ("3a",),  # which GloVe ran and why its row differs from the paper's
+    "05_bert_flow": ("6.2", "6.3"),  # the bent 2-D cloud and invertible-vs-projection: 6.1's idea and 6.4's Glow stay
+    "06_contrastive_simcse": ("5.1", "5.2"),  # the start model's rows and the frequency test: the plane itself stays
+}
+SLACK_MINUTES = 15
+#: (notebook, section) the path must teach, whatever else changes: the flow and SimCSE's alignment-uniformity plane.
+PATH_MUST_TEACH = (("05_bert_flow", "6"), ("06_contrastive_simcse", "5"))

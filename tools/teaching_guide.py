@@ -15,7 +15,7 @@ import itertools
 import json
 import re
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -29,14 +29,30 @@ TAGS = ("core", "optional")
 NUMBER_PREFIX = re.compile(r"^\d+\s*[·.]\s*")
 
 
+SUBSECTION = re.compile(r"^###\s+(\d+(?:\.\d+|[a-z])?)\b", re.M)
+
+
+def allowance(words: int, exercises: int, predicts: int) -> int:
+    """The planning rule, in whole minutes (TEACHING.md states it)."""
+    return (round(words / facts.READING_WORDS_PER_MINUTE) + facts.MINUTES_PER_EXERCISE * exercises
+            + facts.MINUTES_PER_PREDICT * predicts)
+
+
+@dataclass
+class Part:
+    """A section's cells before its first ``###`` (``number`` ""), or one ``###`` subsection (``"6.1"``, ``"3a"``)."""
+    number: str
+    words: int = 0
+    exercises: list[str] = field(default_factory=list)
+    predicts: int = 0
+
+
 @dataclass
 class Section:
     notebook: str
     title: str  #: the heading without ``##`` and without its visible core/optional word
     tag: str  #: "core", "optional", or "setup" for the cells before the first ``##``
-    words: int
-    exercises: list[str]
-    predicts: int
+    parts: list[Part]
     run_s: float | None
 
     @property
@@ -44,9 +60,31 @@ class Section:
         return "Summary" if self.title == "Summary" else (re.match(r"\d+", self.title) or [""])[0]
 
     @property
-    def allowance_min(self) -> float:
-        return (round(self.words / facts.READING_WORDS_PER_MINUTE) + facts.MINUTES_PER_EXERCISE * len(self.exercises)
-                + facts.MINUTES_PER_PREDICT * self.predicts)
+    def words(self) -> int:
+        return sum(p.words for p in self.parts)
+
+    @property
+    def exercises(self) -> list[str]:
+        return [name for p in self.parts for name in p.exercises]
+
+    @property
+    def predicts(self) -> int:
+        return sum(p.predicts for p in self.parts)
+
+    @property
+    def allowance_min(self) -> int:
+        return allowance(self.words, len(self.exercises), self.predicts)
+
+    def path_parts(self) -> list[Part]:
+        """The parts the 90-minute path teaches: all but the subsections it leaves for reading."""
+        left = facts.PATH_LEAVES_FOR_READING.get(self.notebook, ())
+        return [p for p in self.parts if p.number not in left]
+
+    @property
+    def path_allowance_min(self) -> int:
+        """The rule on the taught parts, their exercises set as homework (no class minutes)."""
+        taught = self.path_parts()
+        return allowance(sum(p.words for p in taught), 0, sum(p.predicts for p in taught))
 
 
 def notebooks() -> list[Path]:
@@ -67,15 +105,27 @@ def sections(times: dict | None = None) -> list[Section]:
             if heading is not None or current is None:
                 title = SECTION_WORD.sub("", heading[3:].strip()) if heading else BEFORE_FIRST_SECTION
                 tag = next((t for t in TAGS if t in cell.metadata.get("tags", [])), "?") if heading else "setup"
-                current = Section(path.stem, title, tag, 0, [], 0, measured.get(title))
+                current = Section(path.stem, title, tag, [Part("")], measured.get(title))
                 found.append(current)
             if cell.cell_type == "markdown":
-                current.words += len(re.findall(r"\w+", cell.source))
+                count_words(cell.source, current.parts)
+            part = current.parts[-1]
             tags = cell.metadata.get("tags", [])
             if "exercise" in tags:
-                current.exercises += re.findall(r'solution_or\(\s*"(ex\d\d_\w+)"', cell.source)
-            current.predicts += "predict" in tags
+                part.exercises += re.findall(r'solution_or\(\s*"(ex\d\d_\w+)"', cell.source)
+            part.predicts += "predict" in tags
     return found
+
+
+def count_words(markdown: str, parts: list[Part]) -> None:
+    """Add the words of a markdown cell to ``parts``: those above a ``###`` heading to the part before it, each
+    ``###`` heading opening a new part."""
+    start = 0
+    for heading in SUBSECTION.finditer(markdown):
+        parts[-1].words += len(re.findall(r"\w+", markdown[start:heading.start()]))
+        parts.append(Part(heading[1]))
+        start = heading.start()
+    parts[-1].words += len(re.findall(r"\w+", markdown[start:]))
 
 
 def load_times() -> dict:
@@ -91,18 +141,40 @@ def run_minutes(group) -> float:
     return sum(s.run_s or 0.0 for s in group) / 60
 
 
-def core_path(all_sections: list[Section], times: dict) -> list[tuple[str, int, float, float, float]]:
-    """Per notebook: (notebook, core sections, run minutes of core + setup cells, of the whole notebook, core allowance)."""
+@dataclass
+class PathRow:
+    """One notebook's share of the 90-minute path."""
+    notebook: str
+    taught: list[Section]  #: its setup cells and core sections
+    run_min: float  #: measured run of those cells
+    wall_min: float  #: measured run of the whole notebook (Run All)
+    allowance_min: int  #: the rule on the taught parts, exercises set as homework
+
+    @property
+    def total_min(self) -> float:
+        return self.run_min + self.allowance_min
+
+    @property
+    def left_for_reading(self) -> list[str]:
+        return [f"§{p.number}" for s in self.taught for p in s.parts if p not in s.path_parts()]
+
+    @property
+    def homework(self) -> list[str]:
+        return [name for s in self.taught for p in s.path_parts() for name in p.exercises]
+
+
+def core_path(all_sections: list[Section], times: dict) -> list[PathRow]:
+    """Per notebook: the 90-minute path's setup cells and core sections, their measured run and their allowance."""
     rows = []
     for notebook, group in itertools.groupby(all_sections, key=lambda s: s.notebook):
-        chosen = [s for s in group if s.tag in ("core", "setup")]
-        rows.append((notebook, len(chosen) - 1, run_minutes(chosen), wall_minutes(times, notebook),
-                     sum(s.allowance_min for s in chosen)))
+        taught = [s for s in group if s.tag in ("core", "setup")]
+        rows.append(PathRow(notebook, taught, run_minutes(taught), wall_minutes(times, notebook),
+                            sum(s.path_allowance_min for s in taught)))
     return rows
 
 
-def core_total(rows) -> float:
-    return sum(run + allowance for _, _, run, _, allowance in rows)
+def core_total(rows: list[PathRow]) -> float:
+    return sum(row.total_min for row in rows)
 
 
 SESSION_MINUTES = facts.SESSION_MINUTES
@@ -162,14 +234,18 @@ def block_sections(all_sections, times) -> str:
 
 
 def block_path(all_sections, times) -> str:
-    lines = ["| notebook | core sections | run here: setup + core cells (min) | run here: whole notebook (min) "
-             "| allowance: setup + core (min) | total: run + allowance (min) |", "|---|---|---|---|---|---|"]
+    lines = ["| notebook | core sections taught | read at home | homework (exercises) | run: taught cells / whole "
+             "notebook (min) | allowance (min) | total (min) |", "|---|---|---|---|---|---|---|"]
     rows = core_path(all_sections, times)
-    for notebook, count, run, wall, allowance in rows:
-        lines.append(_row(notebook, count, f"{run:.1f}", f"{wall:.1f}", allowance, f"{run + allowance:.1f}"))
-    total = core_total(rows)
-    verdict = "fits" if total <= facts.SESSION_MINUTES else "does NOT fit"
-    lines.append(f"| **all {len({row[0] for row in rows})}** | | | | | **{total:.1f}** ({verdict} in {facts.SESSION_MINUTES}) |")
+    for row in rows:
+        taught = ", ".join(f"§{s.number}" if s.number != "Summary" else "Summary" for s in row.taught if s.tag == "core")
+        lines.append(_row(row.notebook, taught, ", ".join(row.left_for_reading) or "—",
+                          ", ".join(f"`{name}`" for name in row.homework) or "—", f"{row.run_min:.1f} / {row.wall_min:.1f}",
+                          row.allowance_min, f"{row.total_min:.1f}"))
+    total, budget = core_total(rows), facts.SESSION_MINUTES - facts.SLACK_MINUTES
+    verdict = "fits" if total <= budget else "does NOT fit"
+    lines.append(f"| **all {len(rows)}** | | | | | | **{total:.1f}** ({verdict} in {budget}: "
+                 f"{facts.SESSION_MINUTES - total:.0f} of {facts.SESSION_MINUTES} min left for set-up and questions) |")
     return "\n".join(lines)
 
 
@@ -269,14 +345,14 @@ def block_exercises(all_sections, times) -> str:
 
 def quoted_tables() -> dict[str, list[str]]:
     """Every ``published`` PublishedTable a notebook names (``SBERT_TABLE2``, …) or TEACHING.md's key numbers quote,
-    with where: ``{"SBERT_TABLE2": ["04", "TEACHING §3"], …}``, in ``published.TABLES`` order."""
+    with where: ``{"SBERT_TABLE2": ["04", "TEACHING, appendix B"], …}``, in ``published.TABLES`` order."""
     published = importlib.import_module("sbert_workbook.published")
     sources = {path.stem[:2]: path.read_text(encoding="utf-8") for path in notebooks()}
     key_numbers = {name for name, *_ in facts.KEY_NUMBERS}
     found = {}
     for name in published.TABLES:
         where = [number for number, source in sources.items() if re.search(rf"\b{name}\b", source)]
-        where += ["TEACHING §3"] if name in key_numbers else []
+        where += ["TEACHING, appendix B"] if name in key_numbers else []
         if where:
             found[name] = where
     return found
@@ -295,7 +371,28 @@ def block_protocol(all_sections, times) -> str:
     return "\n".join(lines)
 
 
-BLOCKS = {"rule": block_rule, "measured": block_measured, "path-90": block_path, "sessions": block_sessions,
+LAPTOP_SIZES = ROOT / "docs" / "laptop_sizes.json"
+
+
+def block_laptop(all_sections, times) -> str:
+    """Disk and memory, from ``docs/laptop_sizes.json`` (``tools/laptop_sizes.py``)."""
+    if not LAPTOP_SIZES.is_file():
+        return "_Not measured yet: run `.venv/bin/python tools/laptop_sizes.py --memory`._"
+    sizes = json.loads(LAPTOP_SIZES.read_text(encoding="utf-8"))
+    lines = [f"Measured by `tools/laptop_sizes.py` on {sizes['system']}. `./workbook` is a bash script: Linux, or "
+             "macOS and Windows (WSL) with the same commands, which are not measured here.", "",
+             "| what | disk (MB) |", "|---|---|"]
+    lines += [_row(name, mb) for name, mb in sizes["disk_mb"].items()]
+    peaks = sizes.get("kernel_peak_mb", {})
+    if peaks:
+        heaviest = max(peaks, key=peaks.get)
+        lines += ["", f"Memory: a notebook's kernel peaked at {min(peaks.values()) / 1024:.1f}–{peaks[heaviest] / 1024:.1f} GB "
+                  f"in quick mode (the most: {heaviest[:2]}), on top of JupyterLab and the browser; shut a notebook's "
+                  "kernel down before opening the next."]
+    return "\n".join(lines)
+
+
+BLOCKS = {"laptop": block_laptop, "rule": block_rule, "measured": block_measured, "path-90": block_path, "sessions": block_sessions,
           "sections": block_sections,
           "equations": block_equations, "key-numbers": block_numbers, "paper-map": block_papers,
           "exercises": block_exercises, "protocol": block_protocol}
