@@ -119,6 +119,8 @@ def time_notebook_runs(notebook: Path, runs: int, cell_timeout: int) -> tuple[li
             seconds.append(None)
             note = f"STALLED after {time.perf_counter() - started:.0f} s ({type(error).__name__}: {str(error).splitlines()[0][:120]})"
         details.append(run_details(build / "executed" / notebook.name, cell_timeout, dict(kernel_replies.counts)))
+        if seconds[-1] is None or details[-1]["waited_out_timeout"]:  # keep the stalled run's timings for reading
+            (build / "executed" / f"stalled_run_{run}_{notebook.name}").write_bytes((build / "executed" / notebook.name).read_bytes())
         took = "" if seconds[-1] is None else f"{seconds[-1]:6.1f} s"
         print(f"run {run:3d}: {took}{note}  (rescued {details[-1]['rescued']}, longest idle wait "
               f"{details[-1]['longest_idle_wait_s']} s{', WAITED OUT THE CELL TIMEOUT' if details[-1]['waited_out_timeout'] else ''})",
@@ -148,8 +150,9 @@ def run_details(executed: Path, cell_timeout: int, counts: dict[str, int]) -> di
     nb = nbformat.read(executed, 4)
     timings = cell_timing(nb)
     stamps = [cell.get("metadata", {}).get("execution", {}) for cell in nb.cells if cell.cell_type == "code"]
+    index, _, longest = max(timings, key=lambda timing: timing[2], default=(None, 0.0, 0.0))
     return {"rescued": sum(n for key, n in counts.items() if key.endswith(" rescued")), "counts": counts,
-            "longest_idle_wait_s": round(max((waited for _, _, waited in timings), default=0.0), 2),
+            "longest_idle_wait_s": round(longest, 2), "longest_idle_wait_at_cell": index,
             "waited_out_timeout": any(waited >= 5 and worked + waited >= cell_timeout - 2 for _, worked, waited in timings),
             "output_cut_short": sum("shell.execute_reply" in t and "iopub.status.idle" not in t for t in stamps)}
 
