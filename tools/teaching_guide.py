@@ -392,7 +392,17 @@ def block_laptop(all_sections, times) -> str:
     return "\n".join(lines)
 
 
-BLOCKS = {"laptop": block_laptop, "rule": block_rule, "measured": block_measured, "path-90": block_path, "sessions": block_sessions,
+def block_room(all_sections, times) -> str:
+    """How many classroom visitors a laptop's free memory holds, as ``./workbook classroom`` plans it."""
+    from sbert_workbook.app.room import KERNEL_GB, room_capacity
+
+    held = ", ".join(f"{gb} GB free holds {room_capacity('embedded', gb * 1024 ** 3)}" for gb in (8, 16, 24))
+    return ("- [ ] **Projector or a room at once**: `./workbook classroom --ip 0.0.0.0 --room N`, started a few minutes "
+            f"early. Each visitor's kernel needs about {KERNEL_GB['embedded']} GB: {held} "
+            "([measured](docs/classroom_load.md): 30 at once on 24 GB).")
+
+
+BLOCKS = {"laptop": block_laptop, "room": block_room, "rule": block_rule, "measured": block_measured, "path-90": block_path, "sessions": block_sessions,
           "sections": block_sections,
           "equations": block_equations, "key-numbers": block_numbers, "paper-map": block_papers,
           "exercises": block_exercises, "protocol": block_protocol}
