@@ -94,8 +94,10 @@ def cpu_seconds_by_role(server: subprocess.Popen) -> dict[str, float]:
     return roles
 
 
-def kernel_processes(server: subprocess.Popen) -> dict[int, float]:
-    """``{pid: CPU seconds so far}`` of the kernels ``server`` started (its children running ipykernel), from /proc."""
+def kernel_processes(server: subprocess.Popen | int) -> dict[int, float]:
+    """``{pid: CPU seconds so far}`` of the kernels ``server`` (a process, or its pid) started (its children running
+    ipykernel), from /proc."""
+    parent = server if isinstance(server, int) else server.pid
     ticks = os.sysconf("SC_CLK_TCK")
     kernels = {}
     for stat in Path("/proc").glob("[0-9]*/stat"):
@@ -104,7 +106,7 @@ def kernel_processes(server: subprocess.Popen) -> dict[int, float]:
             command = (stat.parent / "cmdline").read_bytes()
         except OSError:  # the process ended while we looked
             continue
-        if int(fields[1]) == server.pid and b"ipykernel" in command:
+        if int(fields[1]) == parent and b"ipykernel" in command:
             kernels[int(stat.parent.name)] = (int(fields[11]) + int(fields[12])) / ticks
     return kernels
 

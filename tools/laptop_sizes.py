@@ -28,7 +28,6 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = ROOT / "docs" / "laptop_sizes.json"
-MB = 1024 * 1024
 
 
 def folder_mb(path: Path) -> float:
@@ -72,17 +71,11 @@ def disk_sizes() -> dict[str, float]:
 
 
 def kernel_rss_mb(parent: int) -> list[float]:
-    """Resident memory of each ipykernel process whose parent is ``parent``, in MB."""
-    found = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            ppid = int(stat.read_text().rsplit(")", 1)[1].split()[1])
-            if ppid != parent or b"ipykernel" not in (stat.parent / "cmdline").read_bytes():
-                continue
-            found.append(int((stat.parent / "statm").read_text().split()[1]) * os.sysconf("SC_PAGE_SIZE") / MB)
-        except OSError:  # the process ended while we looked
-            continue
-    return found
+    """Resident memory of each kernel process ``parent`` started, in MB (an ended one reads 0)."""
+    from sbert_workbook.app.binder_check import resident_gb
+    from tools.classroom_pages import kernel_processes
+
+    return [resident_gb(pid) * 1024 for pid in kernel_processes(parent)]
 
 
 def peak_memory(notebook: Path) -> float:

@@ -2,11 +2,11 @@
 
 Every notebook is executed in quick mode as shipped (the student's mode on a CPU) on the embedded model
 (:func:`sbert_workbook.app.runbook.run_notebook` stores the widgets' state as it runs) and exported with nbconvert
-to one HTML page: plotly figures stay interactive (zoom, hover), each control shows the value it had when the figure below it was drawn, equations are
-typeset, and everything a page loads sits in ``assets/`` (:mod:`sbert_workbook.app.book_assets`), so the book
-opens from a disk or a static web server with no network. ``index.html`` lists the notebooks in order with each
-one's purpose (``metadata.sbert_workbook.purpose`` in the notebook); every page links to the index and its
-neighbours. Named in ``00_start_here.ipynb`` and the README.
+to one HTML page: plotly figures stay interactive (zoom, hover), each control shows the value it had when the figure
+below it was drawn, equations are typeset, and everything a page loads sits in ``assets/``
+(:mod:`sbert_workbook.app.book_assets`), so the book opens from a disk or a static web server with no network.
+``index.html`` lists the notebooks in order with each one's purpose (``metadata.sbert_workbook.purpose`` in the
+notebook); every page links to the index and its neighbours. Named in ``00_start_here.ipynb`` and the README.
 """
 from __future__ import annotations
 
