@@ -243,11 +243,12 @@ def test_calibrator_fitted_on_another_hidden_size_is_refused(tmp_path):
 # ----------------------------------------------------------------------------- widgets
 @pytest.fixture
 def shown(monkeypatch):
-    """Everything interactive_figure displays, in order (no kernel needed)."""
+    """Everything interactive_figure shows, in order (no kernel needed), as well as writing it into its Output."""
     from sbert_workbook.app import widgets as workbook_widgets
+    from sbert_workbook.live_output import show
 
     displayed: list[object] = []
-    monkeypatch.setattr(workbook_widgets, "display", displayed.append)
+    monkeypatch.setattr(workbook_widgets, "show", lambda output, shown, said="": (displayed.append(shown), show(output, shown, said)))
     return displayed
 
 

@@ -77,6 +77,14 @@ FIGURE_JS = """(scope) => {
             width: box.width, height: box.height};
 }"""
 
+#: Every cell output's plots and images, for a failure message: a plot without data or size is not "shown".
+OUTPUTS_JS = """(scope) => Array.from(document.querySelectorAll(scope + ' .jp-OutputArea-output')).map(o => ({
+    plots: Array.from(o.querySelectorAll('.js-plotly-plot')).map(g => ({data: !!g.data, layout: !!g._fullLayout,
+        width: Math.round(g.getBoundingClientRect().width), title: g.layout && g.layout.title ? g.layout.title.text : null})),
+    images: Array.from(o.querySelectorAll('img')).map(i => ({width: Math.round(i.getBoundingClientRect().width),
+        display: getComputedStyle(i).display, png: (i.getAttribute('src') || '').startsWith('data:image/png')})),
+    mime: Array.from(o.querySelectorAll('[data-mime-type]')).map(e => e.getAttribute('data-mime-type')),
+})).filter(o => o.plots.length || o.images.length)"""
 
 # ----------------------------------------------------------------------------- browser and servers
 def _require_browser() -> None:
@@ -110,8 +118,31 @@ def page(browser):
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     page = context.new_page()
     page.set_default_timeout(REDRAW_TIMEOUT_MS)
+    page.console_lines = []  # what the page logged, for the failure messages
+    page.on("console", lambda message: page.console_lines.append(f"{message.type}: {message.text}"))
+    page.on("pageerror", lambda error: page.console_lines.append(f"pageerror: {error}"))
+    page.outputs_sent = []  # sizes of the widget updates the page sent with an Output's outputs
+    page.on("websocket", lambda socket: socket.on("framesent", lambda payload: _note_outputs_sent(page.outputs_sent, payload)))
     yield page
     context.close()
+
+
+#: A widget state update whose state holds an Output's outputs, in a kernel websocket frame (JSON or the v1 binary protocol).
+OUTPUTS_UPDATE = re.compile(rb'"state":\s*\{\s*"outputs"')
+
+
+def _note_outputs_sent(sent: list[int], payload: str | bytes) -> None:
+    """Record a frame the page sent that writes an Output's outputs: the kernel alone writes them
+    (sbert_workbook/live_output.py), so a live figure never comes back as plotly's still PNG."""
+    data = payload.encode() if isinstance(payload, str) else payload
+    if OUTPUTS_UPDATE.search(data):
+        sent.append(len(data))
+
+
+def _assert_page_never_wrote_outputs(page, name: str) -> None:
+    assert not page.outputs_sent, (
+        f"{name}: the page sent {len(page.outputs_sent)} widget updates of an Output's outputs ({page.outputs_sent} bytes): "
+        "a live figure was displayed inside `with output:` instead of written by the kernel (sbert_workbook.live_output.show)")
 
 
 class Server:
@@ -275,11 +306,31 @@ def _selected_option(select) -> str:
     return select.evaluate("s => s.selectedIndex >= 0 ? s.options[s.selectedIndex].text.replace(/\\u00a0/g, ' ') : ''")
 
 
-def _redrawn(page, scope: str, act, condition: str) -> dict:
-    """Run ``act`` (moving a control), wait until the figure ``f`` satisfies the JS ``condition``, return it settled."""
+def _redrawn(page, scope: str, act, condition: str, server: Server | None = None) -> dict:
+    """Run ``act`` (moving a control), wait until the figure ``f`` satisfies the JS ``condition``, return it settled.
+
+    A figure that never satisfies it fails with what the page showed instead: the figure's title, the text boxes'
+    values, the widget error text, the page's console, a screenshot and (given ``server``) the server log's tail.
+    """
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
     act()
-    page.wait_for_function(f"() => {{ const f = ({FIGURE_JS})({scope!r}); return f !== null && ({condition}); }}",
-                           timeout=REDRAW_TIMEOUT_MS, polling=POLL_MS)
+    try:
+        page.wait_for_function(f"() => {{ const f = ({FIGURE_JS})({scope!r}); return f !== null && ({condition}); }}",
+                               timeout=REDRAW_TIMEOUT_MS, polling=POLL_MS)
+    except PlaywrightTimeoutError:
+        figure = page.evaluate(FIGURE_JS, scope)
+        outputs = page.evaluate(OUTPUTS_JS, scope)
+        shot = _screenshot(page, "redraw_FAILED")
+        after_shot = page.evaluate(FIGURE_JS, scope)
+        boxes = page.locator(f"{scope} .widget-text input").evaluate_all("inputs => inputs.map(i => i.value)")
+        shown = WIDGET_FAILURE_TEXT.findall(_output_text(page, "body"))
+        brief = lambda f: None if f is None else {k: f[k] for k in ("title", "y_labels")}  # noqa: E731
+        pytest.fail(f"the figure did not come to satisfy {condition!r} within {REDRAW_TIMEOUT_MS // 1000} s; it shows "
+                    f"{brief(figure)} (after a screenshot: {brief(after_shot)}); outputs {outputs}; text boxes {boxes}; "
+                    f"the page shows {shown or 'no widget error text'}; screenshot {shot}\npage console (last 20):\n"
+                    + "\n".join(getattr(page, "console_lines", [])[-20:])
+                    + ("" if server is None else f"\nserver log:\n{server.log_tail()}"))
     page.wait_for_timeout(300)
     return _settled_figure(page, scope, condition)
 
@@ -307,13 +358,14 @@ def _check_embedding_explorer(page, scope: str, name: str, server: Server) -> Pa
     last_layer = int(re.search(r"layer (\d+)", figure["title"]).group(1))
     assert last_layer > 0, figure["title"]
 
-    at_start = _redrawn(page, scope, _slide_to_start(page, scope), "f.title.includes('layer 0 (raw)')")
+    at_start = _redrawn(page, scope, _slide_to_start(page, scope), "f.title.includes('layer 0 (raw)')", server)
     _assert_drawn(at_start, 4)
     _screenshot(page, f"{name}_layer0")
     centred = _redrawn(page, scope, lambda: page.locator(f"{scope} .widget-checkbox input").first.check(),
-                       "f.title.includes('layer 0 (mean vector removed)')")
+                       "f.title.includes('layer 0 (mean vector removed)')", server)
     _assert_drawn(centred, 4)
     _screenshot(page, f"{name}_layer0_centred")
+    _assert_page_never_wrote_outputs(page, name)
     return shot
 
 
@@ -349,18 +401,19 @@ def test_classroom_app_serves_the_pair_explorer(page, classroom):
     picker = page.locator(".widget-dropdown select")
     assert _selected_option(picker) == "(type your own sentences)", "the STS-B picker must name what the boxes hold, not start blank"
 
-    at_start = _redrawn(page, "body", _slide_to_start(page, "body"), "f.title.includes('at layer 0')")
+    at_start = _redrawn(page, "body", _slide_to_start(page, "body"), "f.title.includes('at layer 0')", server)
     _assert_drawn(at_start, 3)
     sentence_a = page.locator(".widget-text input").first
     typed = _redrawn(page, "body", lambda: (sentence_a.fill("Penguins waddle across the ice."), sentence_a.press("Enter")),
-                     "f.y_labels.includes('penguins')")
+                     "f.y_labels.includes('penguins')", server)
     assert "gold score" not in typed["title"], "a typed pair has no gold score"
-    picked = _redrawn(page, "body", lambda: picker.select_option(index=1), "f.title.includes('gold score')")
+    picked = _redrawn(page, "body", lambda: picker.select_option(index=1), "f.title.includes('gold score')", server)
     assert "at layer 0" in picked["title"], "picking a pair keeps the chosen layer"
     _assert_drawn(picked, 3)
     assert _selected_option(picker).startswith("gold "), "the picker shows the picked pair"
     _screenshot(page, "voila_pair_explorer_picked")
     _assert_room_sees_only_the_app(page, "voila_pair_explorer_picked")
+    _assert_page_never_wrote_outputs(page, "voila_pair_explorer")
 
 
 def _kernel_processes(server: Server) -> set[int]:

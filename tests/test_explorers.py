@@ -13,6 +13,7 @@ from scipy.spatial.distance import pdist
 
 from sbert_workbook.app import explorers
 from sbert_workbook.app import widgets
+from sbert_workbook.live_output import show
 from sbert_workbook.data import StsData
 
 SENTENCES = ["A man is playing a guitar.", "A woman slices an onion.", "The stock market fell sharply today.",
@@ -21,9 +22,9 @@ SENTENCES = ["A man is playing a guitar.", "A woman slices an onion.", "The stoc
 
 @pytest.fixture
 def shown(monkeypatch):
-    """Everything interactive_figure displays (figures or messages), in order, instead of a front end."""
+    """Everything interactive_figure shows (figures or messages), in order, as well as writing it into its Output."""
     displayed = []
-    monkeypatch.setattr(widgets, "display", displayed.append)
+    monkeypatch.setattr(widgets, "show", lambda output, shown, said="": (displayed.append(shown), show(output, shown, said)))
     return displayed
 
 

@@ -187,13 +187,11 @@ class LiveCurve:
         display(self.output)
 
     def __call__(self, event: dict, history: dict) -> None:
-        from IPython.display import display
+        from sbert_workbook.live_output import show
 
         self.values = history["log_likelihood"]
         if event["step"] % self.every == 0 or event["step"] == event["total_steps"]:
-            with self.output:
-                self.output.clear_output(wait=True)
-                display(log_likelihood_figure({self.name: self.values}))
+            show(self.output, log_likelihood_figure({self.name: self.values}))
 
 
 def family_figure(rows, likelihood: str = "held-out log-likelihood (nats/dim)", sts: str = "STS avg") -> go.Figure:

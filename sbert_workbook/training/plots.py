@@ -25,7 +25,7 @@ class LiveTrainingPlot:
     """A ``callback`` for :func:`~sbert_workbook.training.fitting.fit` that redraws :func:`training_figure` as training runs.
 
     It redraws every ``every`` steps and after each dev evaluation, inside an ``ipywidgets.Output``
-    (the workbook's widget pattern), so it also works in Colab and Voila.
+    the kernel writes (:func:`sbert_workbook.live_output.show`), so it also works in Colab and Voila.
     """
 
     def __init__(self, title: str = "Training", every: int = 10):
@@ -37,13 +37,11 @@ class LiveTrainingPlot:
         display(self.output)
 
     def __call__(self, event: dict, history: dict) -> None:
-        from IPython.display import display
+        from sbert_workbook.live_output import show
 
         if event["step"] % self.every and "dev_spearman" not in event and event["step"] != event["total_steps"]:
             return
-        with self.output:
-            self.output.clear_output(wait=True)
-            display(training_figure(history, f"{self.title}: step {event['step']} of {event['total_steps']}"))
+        show(self.output, training_figure(history, f"{self.title}: step {event['step']} of {event['total_steps']}"))
         self.redraws += 1
 
 
