@@ -20,6 +20,9 @@ from IPython.core.formatters import DisplayFormatter
 if TYPE_CHECKING:
     import ipywidgets as widgets
 
+#: The mime type under which a front end draws a widget's view.
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+
 
 def show(output: widgets.Output, shown: object, said: str = "") -> None:
     """Make ``output`` show ``shown`` (and, below it, the text ``said`` while it was made), in one update.
@@ -36,9 +39,15 @@ def show(output: widgets.Output, shown: object, said: str = "") -> None:
 def as_output(shown: object) -> dict:
     """The ``display_data`` output ``display(shown)`` would send, built instead of sent.
 
-    Objects with ``_repr_mimebundle_`` (plotly figures, widgets) give their own bundle: for a
-    figure, the one ``fig.show()`` sends under the current ``plotly.io.renderers.default``.
+    A widget is shown by its view (ipywidgets 7, Colab's, builds that bundle only while displaying, so it is built
+    here as both 7 and 8 do). Objects with ``_repr_mimebundle_`` give their own bundle: for a plotly figure, the one
+    ``fig.show()`` sends under the current ``plotly.io.renderers.default``.
     """
+    import ipywidgets
+
+    if isinstance(shown, ipywidgets.Widget):
+        view = {"version_major": 2, "version_minor": 0, "model_id": shown.model_id}
+        return {"output_type": "display_data", "data": {"text/plain": repr(shown)[:110], WIDGET_VIEW: view}, "metadata": {}}
     bundle = shown._repr_mimebundle_() if hasattr(shown, "_repr_mimebundle_") else None
     data, metadata = bundle if isinstance(bundle, tuple) else (bundle, {})
     if not data:  # no mimebundle (or no plotly renderer outside a kernel): IPython's formatters
