@@ -31,6 +31,17 @@ def encoder():
     return load_encoder("embedded", device="cpu")
 
 
+@pytest.fixture
+def shown(monkeypatch) -> list[object]:
+    """Everything interactive_figure shows (figures or messages), in order, as well as writing it into its Output."""
+    from sbert_workbook.app import widgets
+    from sbert_workbook.live_output import show
+
+    displayed: list[object] = []
+    monkeypatch.setattr(widgets, "show", lambda output, shown, said="": (displayed.append(shown), show(output, shown, said)))
+    return displayed
+
+
 @pytest.fixture(scope="session")
 def onnx_encoder(encoder):
     """A copy of the embedded model with the ONNX Runtime backend (same tokenizer and settings)."""

@@ -241,17 +241,6 @@ def test_calibrator_fitted_on_another_hidden_size_is_refused(tmp_path):
 
 
 # ----------------------------------------------------------------------------- widgets
-@pytest.fixture
-def shown(monkeypatch):
-    """Everything interactive_figure shows, in order (no kernel needed), as well as writing it into its Output."""
-    from sbert_workbook.app import widgets as workbook_widgets
-    from sbert_workbook.live_output import show
-
-    displayed: list[object] = []
-    monkeypatch.setattr(workbook_widgets, "show", lambda output, shown, said="": (displayed.append(shown), show(output, shown, said)))
-    return displayed
-
-
 def similarity_box(encoder):
     """A classroom cell: type sentences (one per line) and see their cosine similarities."""
     import ipywidgets

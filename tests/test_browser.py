@@ -232,15 +232,19 @@ def _screenshot(page, name: str) -> Path:
     return path
 
 
+def _what_the_page_shows(page, shot_name: str) -> str:
+    """For a failure message: the widget failure text in the page's cell outputs, and a screenshot taken now."""
+    shown = WIDGET_FAILURE_TEXT.findall(_output_text(page, "body"))
+    return f"the page shows {shown or 'no widget error text'}; screenshot {_screenshot(page, shot_name)}"
+
+
 def _wait_for_figure(page, scope: str, name: str, server: Server) -> dict:
     """The rendered figure's facts, or a failure that says what the page showed instead."""
     try:
         page.wait_for_function(f"() => ({FIGURE_JS})({scope!r}) !== null", timeout=FIRST_FIGURE_TIMEOUT_MS, polling=POLL_MS)
     except Exception as error:  # playwright's TimeoutError: report what is on the page instead
-        shot = _screenshot(page, f"{name}_FAILED")
-        shown = WIDGET_FAILURE_TEXT.findall(_output_text(page, "body"))
-        pytest.fail(f"No plotly figure rendered in {scope!r} ({type(error).__name__}); the page shows {shown or 'no widget error'}; "
-                    f"screenshot {shot}\nserver log:\n{server.log_tail()}")
+        pytest.fail(f"No plotly figure rendered in {scope!r} ({type(error).__name__}); {_what_the_page_shows(page, f'{name}_FAILED')}"
+                    f"\nserver log:\n{server.log_tail()}")
     page.wait_for_timeout(500)  # let plotly finish the first paint
     return _settled_figure(page, scope)
 
@@ -260,10 +264,8 @@ def _settled_figure(page, scope: str, condition: str = "true") -> dict | None:
     except PlaywrightTimeoutError:
         figure = page.evaluate(FIGURE_JS, scope)
         if figure is None:
-            shot = _screenshot(page, "figure_vanished_FAILED")
-            shown = WIDGET_FAILURE_TEXT.findall(_output_text(page, "body"))
             pytest.fail(f"The figure vanished from {scope!r} after it had been drawn and did not come back within "
-                        f"{REDRAW_TIMEOUT_MS // 1000} s; the page shows {shown or 'no widget error text'}; screenshot {shot}")
+                        f"{REDRAW_TIMEOUT_MS // 1000} s; {_what_the_page_shows(page, 'figure_vanished_FAILED')}")
         return figure
 
 
@@ -321,14 +323,13 @@ def _redrawn(page, scope: str, act, condition: str, server: Server | None = None
     except PlaywrightTimeoutError:
         figure = page.evaluate(FIGURE_JS, scope)
         outputs = page.evaluate(OUTPUTS_JS, scope)
-        shot = _screenshot(page, "redraw_FAILED")
+        account = _what_the_page_shows(page, "redraw_FAILED")
         after_shot = page.evaluate(FIGURE_JS, scope)
         boxes = page.locator(f"{scope} .widget-text input").evaluate_all("inputs => inputs.map(i => i.value)")
-        shown = WIDGET_FAILURE_TEXT.findall(_output_text(page, "body"))
         brief = lambda f: None if f is None else {k: f[k] for k in ("title", "y_labels")}  # noqa: E731
         pytest.fail(f"the figure did not come to satisfy {condition!r} within {REDRAW_TIMEOUT_MS // 1000} s; it shows "
                     f"{brief(figure)} (after a screenshot: {brief(after_shot)}); outputs {outputs}; text boxes {boxes}; "
-                    f"the page shows {shown or 'no widget error text'}; screenshot {shot}\npage console (last 20):\n"
+                    f"{account}\npage console (last 20):\n"
                     + "\n".join(getattr(page, "console_lines", [])[-20:])
                     + ("" if server is None else f"\nserver log:\n{server.log_tail()}"))
     page.wait_for_timeout(300)

@@ -12,20 +12,10 @@ import torch
 from scipy.spatial.distance import pdist
 
 from sbert_workbook.app import explorers
-from sbert_workbook.app import widgets
-from sbert_workbook.live_output import show
 from sbert_workbook.data import StsData
 
 SENTENCES = ["A man is playing a guitar.", "A woman slices an onion.", "The stock market fell sharply today.",
              "Two dogs run through the snow.", "A child reads a book in the library.", "It is raining in Paris."]
-
-
-@pytest.fixture
-def shown(monkeypatch):
-    """Everything interactive_figure shows (figures or messages), in order, as well as writing it into its Output."""
-    displayed = []
-    monkeypatch.setattr(widgets, "show", lambda output, shown, said="": (displayed.append(shown), show(output, shown, said)))
-    return displayed
 
 
 def test_uncentred_view_shows_a_cone_far_from_the_origin_and_centring_opens_it():
