@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import nbformat
 import plotly.graph_objects as go
@@ -61,6 +62,28 @@ def test_run_all_two_at_a_time_returns_the_runs_in_lesson_order_on_one_thread_ea
     assert [run.notebook.name for run in runs] == ["01_first.ipynb", "02_second.ipynb"]
     printed = [nbformat.read(run.executed, as_version=4).cells[0].outputs[0]["text"].strip() for run in runs]
     assert printed == ["01_first 1", "02_second 1"], "each kernel works on one thread while two run side by side"
+
+
+def test_a_notebook_run_alone_sees_only_itself_in_a_folder_of_its_own_and_failures_come_back(tmp_path):
+    """``alone_in``, as colab-check runs a notebook the way Colab does (alone in /content), and ``raise_failures``."""
+    from sbert_workbook.app.runbook import run_all
+
+    folder, scratch = tmp_path / "notebooks", tmp_path / "scratch"
+    folder.mkdir(), scratch.mkdir()
+    (folder / "beside.txt").write_text("a file of the checkout")
+    ok, broken = nbformat.v4.new_notebook(), nbformat.v4.new_notebook()
+    ok.cells = [nbformat.v4.new_code_cell("import os\nprint(os.getcwd())\nprint(sorted(os.listdir('.')))")]
+    broken.cells = [nbformat.v4.new_code_cell("open('beside.txt')")]
+    nbformat.write(ok, folder / "01_ok.ipynb")
+    nbformat.write(broken, folder / "02_broken.ipynb")
+    runs = run_all(build_dir=tmp_path / "build", folder=folder, alone_in=scratch, raise_failures=False)
+    cwd, listing = nbformat.read(runs[0].executed, as_version=4).cells[0].outputs[0]["text"].splitlines()
+    assert Path(cwd).parent == scratch and listing == "['01_ok.ipynb']", (cwd, listing)
+    assert runs[0].error is None and list(scratch.iterdir()) == [], "each run's folder is removed afterwards"
+    assert runs[1].error.startswith("FileNotFoundError: [Errno 2] No such file or directory: 'beside.txt'"), runs[1].error
+    assert runs[1].executed.is_file(), "the failed run's executed copy is kept, to read the failure"
+    with pytest.raises(Exception, match="beside.txt"):
+        run_all(["02_"], build_dir=tmp_path / "build", folder=folder, alone_in=scratch)
 
 
 def test_parameters_are_injected_after_the_parameters_cell_and_win():

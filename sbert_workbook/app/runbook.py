@@ -5,7 +5,9 @@ test suite runs each through :func:`run_notebook`. ``00_start_here.ipynb`` shows
 """
 from __future__ import annotations
 
+import contextlib
 import os
+import shutil
 import tempfile
 import time
 from dataclasses import dataclass
@@ -25,6 +27,7 @@ class NotebookRun:
     executed: Path
     html: Path
     seconds: float
+    error: str | None = None  # what stopped it (``run_all(..., raise_failures=False)``); None when every cell ran
 
 
 def notebooks_folder() -> Path:
@@ -42,8 +45,8 @@ def list_notebooks(folder: Path | None = None) -> list[Path]:
 def run_notebook(notebook: Path, build_dir: Path | None = None, timeout_s: int = 900, quick: bool = True,
                  env: dict[str, str] | None = None, parameters: dict | None = None,
                  after_cell: Callable[[Scratch, int, Any], None] | None = None,
-                 unset: tuple[str, ...] = (), transport: str | None = None) -> NotebookRun:
-    """Execute ``notebook`` top to bottom (in quick mode by default) in its own folder.
+                 unset: tuple[str, ...] = (), transport: str | None = None, alone_in: Path | None = None) -> NotebookRun:
+    """Execute ``notebook`` top to bottom (in quick mode by default) in its own folder, or alone (``alone_in``).
 
     The executed copy (with the widgets' state, so a page rendered from it shows each control's value)
     goes to ``build/executed/`` and an HTML rendering to ``build/html/``, also when a cell fails (the
@@ -53,27 +56,48 @@ def run_notebook(notebook: Path, build_dir: Path | None = None, timeout_s: int =
     ``parameters`` overrides values of the cell tagged ``parameters`` (see :func:`with_parameters`);
     ``after_cell(scratch, index, cell)`` is called after each cell, in the same kernel: ``scratch.run(code)``
     runs more code there without adding it to the notebook (the exercise tests check each answer this way);
-    ``transport``: the kernel's, as :func:`sbert_workbook.app.kernel_transport.kernel_settings` reads it.
+    ``transport``: the kernel's, as :func:`sbert_workbook.app.kernel_transport.kernel_settings` reads it;
+    ``alone_in``: a folder in which each run gets a new empty folder holding only a copy of the notebook, its working
+    folder, as Colab runs a notebook alone in ``/content`` (:func:`run_folder`).
     """
     import nbformat
     from nbconvert import HTMLExporter
 
     notebook = Path(notebook).resolve()
-    build_dir = Path(build_dir or notebook.parent.parent / "build")
-    executed, html = build_dir / "executed" / notebook.name, build_dir / "html" / notebook.with_suffix(".html").name
-    executed.parent.mkdir(parents=True, exist_ok=True)
-    html.parent.mkdir(parents=True, exist_ok=True)
+    executed, html = output_paths(notebook, build_dir)
     nb = with_parameters(nbformat.read(notebook, as_version=4), parameters or {})
     kernel_env = {**os.environ, **(env or {}), QUICK_ENV_VAR: "1" if quick else "0"}
     for name in unset:
         kernel_env.pop(name, None)
     started = time.perf_counter()
     try:
-        execute(nb, notebook.parent, timeout_s, after_cell, kernel_env, transport)
+        with run_folder(notebook, alone_in) as folder:
+            execute(nb, folder, timeout_s, after_cell, kernel_env, transport)
     finally:
         nbformat.write(nb, executed)
         html.write_text(HTMLExporter().from_notebook_node(with_plotly_as_html(nb))[0], encoding="utf-8")
     return NotebookRun(notebook, executed, html, time.perf_counter() - started)
+
+
+def output_paths(notebook: Path, build_dir: Path | None = None) -> tuple[Path, Path]:
+    """Where a run of ``notebook`` writes its executed copy and its HTML (``build/executed/``, ``build/html/``)."""
+    build_dir = Path(build_dir or notebook.parent.parent / "build")
+    executed, html = build_dir / "executed" / notebook.name, build_dir / "html" / notebook.with_suffix(".html").name
+    executed.parent.mkdir(parents=True, exist_ok=True)
+    html.parent.mkdir(parents=True, exist_ok=True)
+    return executed, html
+
+
+@contextlib.contextmanager
+def run_folder(notebook: Path, alone_in: Path | None = None):
+    """The folder ``notebook`` runs in: its own, or with ``alone_in`` a new empty folder there holding only a copy of
+    it (nothing else of the checkout beside it), removed when the run ends (``./workbook colab-check``)."""
+    if alone_in is None:
+        yield notebook.parent
+        return
+    with tempfile.TemporaryDirectory(prefix=f"sbw-{notebook.stem[:2]}-", dir=alone_in) as folder:
+        shutil.copy(notebook, folder)
+        yield Path(folder)
 
 
 class Scratch:
@@ -187,13 +211,15 @@ ONE_THREAD = {"OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 
 def run_all(only: list[str] | None = None, build_dir: Path | None = None, quick: bool = True,
             env: dict[str, str] | None = None, parallel: int = 1, folder: Path | None = None,
-            transport: str | None = None, parameters: dict | None = None) -> list[NotebookRun]:
-    """Run every notebook (or those whose name contains one of ``only``), printing timings; ``env`` and ``parameters``
-    (the same for every notebook) as in :func:`run_notebook`.
+            transport: str | None = None, parameters: dict | None = None, alone_in: Path | None = None,
+            raise_failures: bool = True) -> list[NotebookRun]:
+    """Run every notebook (or those whose name contains one of ``only``), printing timings; ``env``, ``parameters``
+    (the same for every notebook), ``transport`` and ``alone_in`` as in :func:`run_notebook`.
 
     ``parallel`` > 1 runs that many at a time (each kernel on one CPU thread), the later (longer) lessons first; the
-    runs come back in lesson order, and the first failure is raised once every run has ended. ``folder``: where the
-    notebooks are (the workbook's by default); ``transport``: the kernels', as in :func:`run_notebook`.
+    runs come back in lesson order, and the first failure is raised once every run has ended (with
+    ``raise_failures=False`` a failed run comes back too, its ``error`` saying what stopped it). ``folder``: where the
+    notebooks are (the workbook's by default).
     """
     from concurrent.futures import ThreadPoolExecutor
 
@@ -202,7 +228,15 @@ def run_all(only: list[str] | None = None, build_dir: Path | None = None, quick:
 
     def run_one(notebook: Path) -> NotebookRun:
         print(f"running {notebook.name} ({'quick' if quick else 'full'} mode) ...", flush=True)
-        run = run_notebook(notebook, build_dir, quick=quick, env=kernel_env, parameters=parameters, transport=transport)
+        started = time.perf_counter()
+        try:
+            run = run_notebook(notebook, build_dir, quick=quick, env=kernel_env, parameters=parameters,
+                               transport=transport, alone_in=alone_in)
+        except Exception as error:
+            if raise_failures:
+                raise
+            print(f"  {notebook.name} FAILED after {time.perf_counter() - started:.0f} s", flush=True)
+            return NotebookRun(notebook, *output_paths(notebook, build_dir), time.perf_counter() - started, failure(error))
         print(f"  done in {run.seconds:.0f} s -> {run.executed}, {run.html}", flush=True)
         return run
 
@@ -214,6 +248,13 @@ def run_all(only: list[str] | None = None, build_dir: Path | None = None, quick:
     with ThreadPoolExecutor(max_workers=parallel) as pool:
         futures = {notebook: pool.submit(run_one, notebook) for notebook in reversed(notebooks)}
     return [futures[notebook].result() for notebook in notebooks]
+
+
+def failure(error: Exception) -> str:
+    """One line saying what stopped a run: a cell's exception and its message's first line (nbclient's
+    ``CellExecutionError`` carries them as ``ename``/``evalue``), else the error's own."""
+    name, value = getattr(error, "ename", type(error).__name__), getattr(error, "evalue", str(error))
+    return f"{name}: {(str(value).strip().splitlines() or [''])[0]}"
 
 
 def run_all_solved(only: list[str] | None = None, build_dir: Path | None = None, quick: bool = True) -> list[NotebookRun]:
