@@ -1,20 +1,29 @@
-"""``./workbook colab-check``: every notebook in quick mode against Google Colab's preinstalled versions.
+"""``./workbook colab-check``: every notebook in quick mode as Google Colab runs it.
 
-``./workbook colab-check`` makes a second virtual environment (``build/colab-venv``), installs the
-workbook's core there as Colab's setup cell does, with ``constraints-colab.txt`` holding Colab's
-versions (``pip install -c constraints-colab.txt -e .`` plus nbclient, ipykernel and nbconvert to
-run the notebooks), then runs this module in it. It checks that pip kept every pinned version
-(a core floor above Colab's would make pip fail or replace Colab's package) and that the kernel
-is this environment's Python, then runs each notebook with :func:`~sbert_workbook.app.runbook.run_all`.
-README, "Colab", explains the check; ``00_start_here.ipynb`` shows the Colab badge it stands behind.
+Colab's setup cell runs ``pip install "sbert-workbook @ git+…"``: pip builds a wheel from a clone and installs it,
+not editable, into site-packages, and the notebook sits alone in ``/content``. ``./workbook colab-check`` does the
+same here: it builds the wheel from a fresh copy of the working tree, installs it non-editable into a second
+virtual environment (``build/colab-venv``) on Python 3.12 as Colab runs (another Python, with the reason printed,
+where this machine has none) with ``constraints-colab.txt`` holding Colab's versions, plus nbclient, ipykernel and
+nbconvert to run the notebooks, then runs this module there from outside the checkout. It checks that pip kept every
+pinned version, that the kernel is this environment's Python and that the kernel imports the installed package and
+finds no checkout (:func:`kernel_view`); then it runs each notebook alone in an empty temporary folder, with data only
+where a Colab user has it: ``$SBERT_WORKBOOK_DATA`` (here the shared data, the stand-in for the hub) and the package
+itself. It prints a table: notebook, time, result. README, "Colab", explains the check; ``00_start_here.ipynb`` shows
+the Colab badge it stands behind.
 """
 from __future__ import annotations
 
+import argparse
+import json
+import os
 import sys
+import sysconfig
+import tempfile
 from importlib import metadata
 from pathlib import Path
 
-from sbert_workbook.data.finding import repo_root
+from sbert_workbook.data.finding import DATA_ENV_VAR, repo_root
 
 CONSTRAINTS_FILE = "constraints-colab.txt"
 
@@ -58,29 +67,117 @@ def kernel_python() -> str:
 #: over TCP finished.
 COLAB_TRANSPORT = "tcp"
 
+#: Run in a kernel started in an empty folder: which sbert_workbook it imports, how it was installed, and what it finds.
+KERNEL_PROBE = """\
+import json, sys
+from importlib import metadata
+import sbert_workbook
+from sbert_workbook.data.finding import data_roots, repo_root
+direct_url = json.loads(metadata.distribution("sbert-workbook").read_text("direct_url.json") or "{}")
+print(json.dumps({"python": sys.version.split()[0], "file": sbert_workbook.__file__, "repo_root": repo_root() and str(repo_root()),
+                  "editable": direct_url.get("dir_info", {}).get("editable", False), "installed_from": direct_url.get("url"),
+                  "data_roots": [f"{label}: {root}" for label, root in data_roots()]}))
+"""
+
+
+def kernel_view(env: dict[str, str], transport: str | None = COLAB_TRANSPORT, folder: Path | None = None) -> dict:
+    """What a kernel started in an empty temporary folder (under ``folder``) imports and finds: :data:`KERNEL_PROBE`'s answer."""
+    import nbformat
+
+    from sbert_workbook.app.runbook import execute
+
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(KERNEL_PROBE)])
+    with tempfile.TemporaryDirectory(prefix="sbw-colab-probe-", dir=folder) as empty:
+        execute(nb, Path(empty), timeout_s=300, kernel_env={**os.environ, **env}, transport=transport)
+    return json.loads(nb.cells[0].outputs[0]["text"])
+
+
+def installed_package_problems(seen: dict, site_packages: Path, checkout: Path) -> list[str]:
+    """What in the kernel's view (:func:`kernel_view`) is not Colab's: a package outside ``site_packages``, from the
+    checkout, installed editable, or a checkout found by ``repo_root()``."""
+    problems, file = [], Path(seen["file"]).resolve()
+    if not file.is_relative_to(site_packages.resolve()):
+        problems.append(f"the kernel imports sbert_workbook from {file}, not from {site_packages}")
+    if file.is_relative_to(checkout.resolve()):
+        problems.append(f"the kernel imports the checkout's sbert_workbook ({file}), not the installed wheel")
+    if seen["editable"]:
+        problems.append(f"sbert-workbook is installed editable (from {seen['installed_from']}), not from the wheel")
+    if seen["repo_root"]:
+        problems.append(f"repo_root() finds a checkout ({seen['repo_root']}) from the kernel's empty folder")
+    return problems
+
+
+def data_root(checkout: Path) -> Path | None:
+    """The data a Colab user reaches through ``$SBERT_WORKBOOK_DATA``: that variable, else ``../shared/data`` beside
+    the checkout (offline, the stand-in for the hub download Colab would make), else None (the hub)."""
+    if os.environ.get(DATA_ENV_VAR):
+        return Path(os.environ[DATA_ENV_VAR]).expanduser().resolve()
+    shared = checkout.parent / "shared" / "data"
+    return shared.resolve() if shared.is_dir() else None
+
+
+def scratch_parent(checkout: Path) -> Path:
+    """Where each notebook's empty folder is made: the system's temporary folder, which must lie outside the checkout."""
+    parent = Path(tempfile.gettempdir()).resolve()
+    if parent.is_relative_to(checkout.resolve()):
+        raise SystemExit(f"colab-check: the temporary folder {parent} lies inside the checkout {checkout}, so a notebook "
+                         "run there would find the checkout; set TMPDIR to a folder outside it.")
+    return parent
+
+
+def environment_problems(pins: dict[str, str], checkout: Path, env: dict[str, str],
+                         scratch: Path | None = None) -> tuple[list[str], dict]:
+    """Everything that makes this environment unlike Colab's, and the kernel's view (empty when it was not reached)."""
+    problems = [f"pip did not keep Colab's version: {mismatch}" for mismatch in version_mismatches(pins)]
+    if Path(kernel_python()).resolve() != Path(sys.executable).resolve():
+        problems.append(f"the python3 kernel runs {kernel_python()}, not {sys.executable}; remove the python3 kernelspec "
+                        "that shadows this environment's (jupyter kernelspec list)")
+    if problems:
+        return problems, {}
+    seen = kernel_view(env, folder=scratch)
+    return installed_package_problems(seen, Path(sysconfig.get_paths()["purelib"]), checkout), seen
+
+
+def table(runs) -> str:
+    """notebook | time | result, one line per run (:class:`~sbert_workbook.app.runbook.NotebookRun`)."""
+    width = max([len("notebook"), *(len(run.notebook.name) for run in runs)])
+    lines = [f"{'notebook':<{width}}  {'time':>7}  result"]
+    for run in runs:
+        lines.append(f"{run.notebook.name:<{width}}  {run.seconds:>5.0f} s  {'passed' if run.error is None else 'FAILED: ' + run.error}")
+    return "\n".join(lines)
+
 
 def main(argv: list[str] | None = None) -> int:
-    """Check the versions and the kernel, run the notebooks (those named in ``argv``, else all); 0 when all pass."""
+    """Check the environment, then run the notebooks (those named, else all); 0 when every one passes."""
     from sbert_workbook.app.runbook import run_all
 
-    root = repo_root() or Path.cwd()
-    pins = pinned_versions(root / CONSTRAINTS_FILE)
-    mismatches = version_mismatches(pins)
-    if mismatches:
-        print("colab-check: this environment does not hold Colab's versions:\n  " + "\n  ".join(mismatches)
+    parser = argparse.ArgumentParser(prog="colab-check", description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--checkout", type=Path, default=None, help="the workbook checkout whose notebooks/ to run")
+    parser.add_argument("only", nargs="*", help="run only the notebooks whose name contains one of these (e.g. 03)")
+    args = parser.parse_args(argv)
+    checkout = (args.checkout or repo_root() or Path.cwd()).resolve()
+    pins = pinned_versions(checkout / CONSTRAINTS_FILE)
+    data = data_root(checkout)
+    env = {DATA_ENV_VAR: str(data)} if data else {}
+    os.environ.pop("PYTHONPATH", None)  # Colab's kernel has nothing of a checkout on its path; nor does this one
+    scratch = scratch_parent(checkout)
+    problems, seen = environment_problems(pins, checkout, env, scratch)
+    if problems:
+        print("colab-check: this environment is not Colab's:\n  " + "\n  ".join(problems)
               + "\nRemove build/colab-venv and run ./workbook colab-check again.", file=sys.stderr)
         return 1
-    if Path(kernel_python()).resolve() != Path(sys.executable).resolve():
-        print(f"colab-check: the python3 kernel runs {kernel_python()}, not {sys.executable}; remove the python3 "
-              "kernelspec that shadows this environment's (jupyter kernelspec list) and retry.", file=sys.stderr)
+    print(f"colab-check: Python {seen['python']}; sbert_workbook from {seen['file']} (installed from "
+          f"{seen['installed_from']}, not editable); data roots: {'; '.join(seen['data_roots'])}; Colab's versions "
+          f"from {CONSTRAINTS_FILE}: " + ", ".join(f"{name} {version}" for name, version in pins.items()), flush=True)
+    runs = run_all(args.only or None, build_dir=checkout / "build" / "colab", parallel=2,  # two at a time: see run_all
+                   folder=checkout / "notebooks", transport=COLAB_TRANSPORT, env=env, alone_in=scratch,
+                   raise_failures=False)
+    if not runs:
+        print(f"colab-check: no notebook in {checkout / 'notebooks'} matches {args.only}", file=sys.stderr)
         return 1
-    print(f"colab-check: Python {sys.version.split()[0]}; Colab's versions from {CONSTRAINTS_FILE}: "
-          + ", ".join(f"{name} {version}" for name, version in pins.items()), flush=True)
-    runs = run_all(argv or None, build_dir=root / "build" / "colab", parallel=2,  # two at a time: see run_all
-                   transport=COLAB_TRANSPORT)
-    print(f"colab-check: {len(runs)} notebooks ran in quick mode with Colab's versions, two at a time, "
-          f"{sum(run.seconds for run in runs):.0f} s of runs in all.")
-    return 0
+    print(f"colab-check: {len(runs)} notebooks in quick mode, each alone in an empty folder, two at a time, Python "
+          f"{seen['python']}, {sum(run.seconds for run in runs):.0f} s of runs in all:\n{table(runs)}")
+    return 0 if all(run.error is None for run in runs) else 1
 
 
 if __name__ == "__main__":
