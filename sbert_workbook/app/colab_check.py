@@ -98,7 +98,7 @@ def installed_package_problems(seen: dict, site_packages: Path, checkout: Path) 
     problems, file = [], Path(seen["file"]).resolve()
     if not file.is_relative_to(site_packages.resolve()):
         problems.append(f"the kernel imports sbert_workbook from {file}, not from {site_packages}")
-    if file.is_relative_to(checkout.resolve()):
+    if file.is_relative_to(checkout.resolve() / "sbert_workbook"):
         problems.append(f"the kernel imports the checkout's sbert_workbook ({file}), not the installed wheel")
     if seen["editable"]:
         problems.append(f"sbert-workbook is installed editable (from {seen['installed_from']}), not from the wheel")
@@ -160,6 +160,7 @@ def main(argv: list[str] | None = None) -> int:
     data = data_root(checkout)
     env = {DATA_ENV_VAR: str(data)} if data else {}
     os.environ.pop("PYTHONPATH", None)  # Colab's kernel has nothing of a checkout on its path; nor does this one
+    os.environ.setdefault("PYDEVD_DISABLE_FILE_VALIDATION", "1")  # ipykernel 6.17's debugger on 3.12 warns at each start
     scratch = scratch_parent(checkout)
     problems, seen = environment_problems(pins, checkout, env, scratch)
     if problems:
@@ -177,6 +178,9 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     print(f"colab-check: {len(runs)} notebooks in quick mode, each alone in an empty folder, two at a time, Python "
           f"{seen['python']}, {sum(run.seconds for run in runs):.0f} s of runs in all:\n{table(runs)}")
+    for run in runs:
+        if run.error is not None:
+            print(f"colab-check: {run.notebook.name} as it stopped: {run.executed} ({run.html})")
     return 0 if all(run.error is None for run in runs) else 1
 
 

@@ -251,10 +251,11 @@ def run_all(only: list[str] | None = None, build_dir: Path | None = None, quick:
 
 
 def failure(error: Exception) -> str:
-    """One line saying what stopped a run: a cell's exception and its message's first line (nbclient's
-    ``CellExecutionError`` carries them as ``ename``/``evalue``), else the error's own."""
+    """One line saying what stopped a run: a cell's exception and its message on one line, cut at 400 characters
+    (nbclient's ``CellExecutionError`` carries them as ``ename``/``evalue``), else the error's own."""
     name, value = getattr(error, "ename", type(error).__name__), getattr(error, "evalue", str(error))
-    return f"{name}: {(str(value).strip().splitlines() or [''])[0]}"
+    message = " ".join(str(value).split())
+    return f"{name}: {message[:400]}{' ...' if len(message) > 400 else ''}"
 
 
 def run_all_solved(only: list[str] | None = None, build_dir: Path | None = None, quick: bool = True) -> list[NotebookRun]:
