@@ -178,3 +178,19 @@ def pytest_terminal_summary(terminalreporter):
     for run in _runs.finished():
         took = f"{run.run.seconds:7.1f} s" if run.run is not None else f"failed: {type(run.error).__name__}"
         terminalreporter.write_line(f"{took}  {run.notebook.stem} ({run.variant})")
+
+
+@pytest.fixture(scope="session")
+def workbook_wheel(tmp_path_factory) -> Path:
+    """The wheel pip builds from a fresh copy of this checkout (tests/installed.py)."""
+    from installed import build_wheel, fresh_copy
+
+    return build_wheel(fresh_copy(tmp_path_factory.mktemp("source")), tmp_path_factory.mktemp("wheel"))
+
+
+@pytest.fixture(scope="session")
+def installed_workbook(workbook_wheel, tmp_path_factory) -> Path:
+    """That wheel installed non-editable into a folder of its own, outside the checkout: put it alone on PYTHONPATH."""
+    from installed import install_into
+
+    return install_into(workbook_wheel, tmp_path_factory.mktemp("site"))

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -173,3 +174,13 @@ def test_limit_means_the_same_seeded_random_sample_in_both_loaders(shared_data):
     keep = np.sort(np.random.default_rng(0).choice(len(nli), size=50, replace=False))  # independent: seed 0, file order
     assert nli_sample.premises == [nli.premises[i] for i in keep] and nli_sample.labels == [nli.labels[i] for i in keep]
     assert nli.first(50).premises == nli.premises[:50] and sts.first(50).sentences1 == sts.sentences1[:50]
+
+
+def test_the_demo_pairs_come_from_the_package_when_no_data_root_exists(monkeypatch):
+    """As on Colab: no checkout, no $SBERT_WORKBOOK_DATA; the demo set ships inside the package (03, section 1)."""
+    monkeypatch.setattr(finding, "repo_root", lambda: None)
+    monkeypatch.delenv(finding.DATA_ENV_VAR, raising=False)
+    assert [label for label, _ in finding.data_roots()] == ["the workbook package's own files"]
+    demo = load_sts("demo", "all")
+    assert len(demo) == 150
+    assert finding.find_local("demo") == Path(finding.__file__).parent / "shipped" / "demo_sts_pairs.tsv"

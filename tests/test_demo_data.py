@@ -1,4 +1,4 @@
-"""The workbook's own demo pairs (data/demo_sts_pairs.tsv): format, balance, and that each category is what it says."""
+"""The workbook's own demo pairs (sbert_workbook/data/shipped/demo_sts_pairs.tsv): format, balance, and that each category is what it says."""
 from __future__ import annotations
 
 import re
@@ -10,7 +10,7 @@ import pytest
 
 import sbert_workbook as sbw
 
-DEMO = Path(__file__).resolve().parents[1] / "data" / "demo_sts_pairs.tsv"
+DEMO = Path(__file__).resolve().parents[1] / "sbert_workbook" / "data" / "shipped" / "demo_sts_pairs.tsv"
 NEGATION_WORDS = {"not", "no", "never", "nobody", "n't"}
 
 

@@ -8,6 +8,7 @@ import tomllib
 from pathlib import Path
 
 import yaml
+from installed import run_elsewhere
 from packaging.requirements import Requirement
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -133,13 +134,10 @@ def test_the_readme_launch_command_serves_jupyterlab_on_the_notebooks(tmp_path):
         server.wait(timeout=30)
 
 
-def test_the_built_wheel_ships_the_apache_licence_text(tmp_path):
+def test_the_built_wheel_ships_the_apache_licence_text(workbook_wheel):
     import zipfile
 
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation", "-w", str(tmp_path), str(ROOT)],
-                   check=True, capture_output=True)
-    (wheel,) = tmp_path.glob("sbert_workbook-*.whl")
-    with zipfile.ZipFile(wheel) as archive:
+    with zipfile.ZipFile(workbook_wheel) as archive:
         shipped = [name for name in archive.namelist() if name.endswith(".dist-info/licenses/LICENSE")]
         assert shipped, f"no LICENSE in {wheel.name}: {archive.namelist()[-8:]}"
         text = archive.read(shipped[0]).decode()
@@ -157,3 +155,51 @@ def test_the_description_names_every_lesson():
     description = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["description"]
     for lesson in ("masked-LM", "anisotropic", "Sentence-BERT", "BERT-flow", "SimCSE"):
         assert lesson in description, f"pyproject's description leaves out {lesson}"
+
+
+#: Data sets written by this project that a notebook loads with no data root at all: they ship inside the package.
+DATA_IN_THE_PACKAGE = ("demo",)
+
+LOAD_AS_A_NOTEBOOK_DOES = """
+import json
+import sbert_workbook as sbw
+from sbert_workbook.data import REGISTRY, find_local
+from sbert_workbook.data.finding import repo_root
+
+names = {names!r}
+loaded = {{name: len(sbw.load_sts(name, REGISTRY[name].splits[0])) for name in names}}
+print(json.dumps({{"package": sbw.__file__, "repo_root": repo_root() and str(repo_root()), "loaded": loaded,
+                  "found": {{name: str(find_local(name)) for name in names}}}}))
+"""
+
+
+def _shipped_data_sets() -> list[str]:
+    """DATA_IN_THE_PACKAGE and every registry entry whose file the checkout's package holds."""
+    from sbert_workbook.data.registry import REGISTRY
+
+    shipped = ROOT / "sbert_workbook" / "data" / "shipped"
+    return sorted({*DATA_IN_THE_PACKAGE, *(name for name, entry in REGISTRY.items() if (shipped / entry.local_path).exists())})
+
+
+def test_the_installed_wheel_loads_its_data_from_an_unrelated_folder_with_no_checkout(installed_workbook, tmp_path):
+    """As Colab runs a notebook: the wheel installed non-editable, the notebook's folder empty, no data root set.
+    03 section 1's ``sbw.load_sts("demo", "all")`` and every other data set the package ships must load."""
+    names = _shipped_data_sets()
+    seen = run_elsewhere(LOAD_AS_A_NOTEBOOK_DOES.format(names=names), installed_workbook, tmp_path)
+    assert Path(seen["package"]).is_relative_to(installed_workbook), f"the checkout ran, not the wheel: {seen['package']}"
+    assert seen["repo_root"] is None, "no checkout may be found from an unrelated folder"
+    assert seen["loaded"]["demo"] == 150 and all(seen["loaded"][name] > 0 for name in names), seen["loaded"]
+    for name in names:
+        assert Path(seen["found"][name]).is_relative_to(installed_workbook), f"{name} was read from {seen['found'][name]}"
+
+
+def test_every_file_of_the_package_ships_in_the_wheel(workbook_wheel):
+    """Package data (not only modules) must be declared to ship: each file git has under sbert_workbook/ is in the wheel."""
+    import zipfile
+
+    listed = subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard", "sbert_workbook"], cwd=ROOT,
+                            capture_output=True, text=True, check=True).stdout.split()
+    package_files = {name for name in listed if (ROOT / name).is_file()}
+    assert any(not name.endswith(".py") for name in package_files), "the package holds data files (the demo pairs)"
+    missing = package_files - set(zipfile.ZipFile(workbook_wheel).namelist())
+    assert not missing, f"in the package but not in the wheel (declare them in pyproject's package-data): {sorted(missing)}"

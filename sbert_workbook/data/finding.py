@@ -2,11 +2,13 @@
 
 Introduced in ``00_start_here.ipynb`` (the registry table); ``03_pooling_and_sts.ipynb``
 loads through it. The roots are an explicit path, ``$SBERT_WORKBOOK_DATA``, the
-repository's ``data/`` and ``../shared/data`` beside the repository.
+repository's ``data/`` and ``../shared/data`` beside the repository (both only in a checkout),
+and last the files the package itself ships (the demo pairs), which every install has.
 """
 from __future__ import annotations
 
 import os
+from importlib import resources
 from pathlib import Path
 
 from sbert_workbook.data.records import DataNotFoundError
@@ -38,7 +40,14 @@ def data_roots(data_dir: str | os.PathLike | None = None) -> list[tuple[str, Pat
     if repo is not None:
         roots.append(("the repository's data/", repo / "data"))
         roots.append(("../shared/data beside the repository", repo.parent / "shared" / "data"))
+    roots.append(("the workbook package's own files", shipped_root()))
     return roots
+
+
+def shipped_root() -> Path:
+    """The data files inside the installed package, ``sbert_workbook/data/shipped/`` (package data in pyproject.toml):
+    the demo pairs, which a notebook must find wherever the package is installed (``03_pooling_and_sts.ipynb``)."""
+    return Path(str(resources.files(__package__) / "shipped"))
 
 
 def find_local(name: str, data_dir: str | os.PathLike | None = None) -> Path | None:

@@ -2,7 +2,8 @@
 
 Introduced in ``03_pooling_and_sts.ipynb``. Local files are looked for, in order, in an
 explicit path, ``$SBERT_WORKBOOK_DATA``, the repository's ``data/`` and ``../shared/data``
-beside the repository; then the Hugging Face hub (cached by ``datasets``).
+beside the repository, and the package's own files (the demo pairs); then the Hugging Face hub
+(cached by ``datasets``).
 """
 from __future__ import annotations
 
