@@ -51,9 +51,18 @@ def elsewhere_env(target: Path) -> dict[str, str]:
     return {**env, "PYTHONPATH": str(target)}
 
 
+#: Run first in every script of :func:`run_elsewhere`: this test environment's editable install of the checkout
+#: (setuptools' finder, after the path's own) would answer for any module the installed copy lacks (a release's
+#: ``sbert_workbook.solutions``); a user's machine has no such install.
+WITHOUT_THE_CHECKOUT = """\
+import sys
+sys.meta_path[:] = [finder for finder in sys.meta_path if not getattr(finder, "__module__", "").startswith("__editable__")]
+"""
+
+
 def run_elsewhere(script: str, target: Path, cwd: Path) -> dict:
     """Run ``script`` (which prints one JSON object last) from ``cwd`` with only ``target`` on the path; its JSON."""
-    done = subprocess.run([sys.executable, "-c", script], cwd=cwd, env=elsewhere_env(target), capture_output=True,
-                          text=True, timeout=600)
+    done = subprocess.run([sys.executable, "-c", WITHOUT_THE_CHECKOUT + script], cwd=cwd, env=elsewhere_env(target),
+                          capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-3000:]
     return json.loads(done.stdout.strip().splitlines()[-1])

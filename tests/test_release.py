@@ -4,20 +4,156 @@ from __future__ import annotations
 import subprocess
 import sys
 import zipfile
+from pathlib import Path
 
 import pytest
 
 from sbert_workbook.app.release import write_release
 
 
-def test_the_release_holds_the_notebooks_and_a_wheel_without_solutions(tmp_path):
-    out = write_release(tmp_path / "release")
-    assert sorted(p.name for p in (out / "notebooks").glob("*.ipynb"))[0] == "00_start_here.ipynb"
-    assert (out / "classroom" / "pair_explorer.ipynb").is_file() and "no solutions" in (out / "README.txt").read_text()
-    (wheel,) = (out / "wheel").glob("sbert_workbook-*.whl")
-    names = zipfile.ZipFile(wheel).namelist()
+REPO = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def release(tmp_path_factory) -> Path:
+    return write_release(tmp_path_factory.mktemp("out") / "release")
+
+
+@pytest.fixture(scope="module")
+def release_wheel(release) -> Path:
+    (wheel,) = (release / "wheel").glob("sbert_workbook-*.whl")
+    return wheel
+
+
+def test_the_release_holds_the_notebooks_and_a_wheel_without_solutions(release, release_wheel):
+    assert sorted(p.name for p in (release / "notebooks").glob("*.ipynb"))[0] == "00_start_here.ipynb"
+    assert (release / "classroom" / "pair_explorer.ipynb").is_file() and "no solutions" in (release / "README.txt").read_text()
+    names = zipfile.ZipFile(release_wheel).namelist()
     assert "sbert_workbook/exercises.py" in names and "sbert_workbook/calibration/flow.py" in names
-    assert not [name for name in names if "/solutions/" in name], "the students' wheel must not carry the answer key"
+    assert "sbert_workbook/data/shipped/demo_sts_pairs.tsv" in names, "the data the notebooks read ships in it too"
+    assert not [name for name in names if name.startswith("sbert_workbook/solutions")], "no file of the answer key"
+    assert release_wheel.name in (release / "README.txt").read_text()
+
+
+def _setup_cell(notebook: Path) -> str:
+    import nbformat
+
+    return next(cell.source for cell in nbformat.read(notebook, 4).cells if cell.cell_type == "code")
+
+
+def test_every_released_notebook_installs_the_release_wheel_on_colab_not_the_repository(release, release_wheel):
+    released = sorted((release / "notebooks").glob("*.ipynb")) + sorted((release / "classroom").glob("*.ipynb"))
+    assert len(released) == len(list((REPO / "notebooks").glob("*.ipynb")) + list((REPO / "classroom").glob("*.ipynb")))
+    for notebook in released:
+        cell = _setup_cell(notebook)
+        assert "git+" not in cell and f'WHEEL = "{release_wheel.name}"' in cell, f"{notebook.name}:\n{cell}"
+        assert '"pip", "install", "-q", WHEEL]' in cell and cell.startswith("# Setup, the same in every notebook.")
+
+
+def _run_on_colab(cell: str, monkeypatch, tmp_path) -> list[list[str]]:
+    """``cell`` executed as Colab would (a fake google.colab; subprocess.run recorded, nothing installed), in tmp_path."""
+    import subprocess
+    import sys
+    import types
+
+    calls, colab, output = [], types.ModuleType("google.colab"), types.ModuleType("google.colab.output")
+    output.enable_custom_widget_manager = lambda: None
+    colab.output = output
+    monkeypatch.setitem(sys.modules, "google", sys.modules.get("google") or types.ModuleType("google"))
+    monkeypatch.setitem(sys.modules, "google.colab", colab)
+    monkeypatch.setitem(sys.modules, "google.colab.output", output)
+    monkeypatch.setattr(subprocess, "run", lambda command, **kwargs: calls.append(command))
+    monkeypatch.chdir(tmp_path)
+    exec(cell, {})
+    return calls
+
+
+def test_on_colab_the_released_cell_installs_the_uploaded_wheel_and_says_so_when_it_is_missing(release, release_wheel,
+                                                                                                monkeypatch, tmp_path):
+    cell = _setup_cell(release / "notebooks" / "03_pooling_and_sts.ipynb")
+    with pytest.raises(FileNotFoundError, match=f"Upload {release_wheel.name} from your release's wheel/ folder"):
+        _run_on_colab(cell, monkeypatch, tmp_path)
+    (tmp_path / release_wheel.name).write_bytes(release_wheel.read_bytes())
+    (command,) = _run_on_colab(cell, monkeypatch, tmp_path)
+    assert command[-2:] == ["-q", release_wheel.name] and command[2:4] == ["pip", "install"]
+
+
+def test_with_a_wheel_url_the_released_cell_installs_from_there(tmp_path, monkeypatch):
+    from sbert_workbook.app.release import released_setup_cell, wheel_address
+
+    monkeypatch.syspath_prepend(str(REPO))  # tools/ ships with a checkout, not with the package
+    from tools.notebook_cells import SETUP_CELL
+
+    name = "sbert_workbook-0.1.0-py3-none-any.whl"
+    url = wheel_address("https://example.org/course/", name)
+    (command,) = _run_on_colab(released_setup_cell(SETUP_CELL, name, url), monkeypatch, tmp_path)
+    assert command[-1] == f"sbert-workbook @ https://example.org/course/{name}"
+    with pytest.raises(ValueError, match="does not end in the wheel's file name"):
+        wheel_address("https://drive.example/d/123", name)
+    with pytest.raises(ValueError, match="is not a web address"):
+        wheel_address("example.org/" + name, name)
+
+
+def test_outside_colab_the_released_cell_installs_nothing(release, monkeypatch, tmp_path):
+    import subprocess
+    import sys
+
+    calls = []
+    monkeypatch.delitem(sys.modules, "google.colab", raising=False)
+    monkeypatch.setattr(subprocess, "run", lambda *args, **kwargs: calls.append(args))
+    monkeypatch.chdir(tmp_path)
+    exec(_setup_cell(release / "notebooks" / "00_start_here.ipynb"), {})
+    assert calls == []
+
+
+#: Notebook 00's exercise 1 run as the notebook runs it: SOLUTIONS = True in the parameters cell, ``vectors`` from the
+#: cells above (three 2-d vectors: cos(0, 2) = 1/sqrt(2)), then the exercise cell and its check cell, verbatim.
+SOLVE_EXERCISE_1 = """
+import json, torch
+import sbert_workbook
+SOLUTIONS = True
+vectors = torch.tensor([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
+exercise, check_cell = {cells!r}
+try:
+    exec(exercise)
+    said = None
+except ModuleNotFoundError as error:
+    said = str(error)
+import contextlib, io
+printed = io.StringIO()
+with contextlib.redirect_stdout(printed):
+    exec(check_cell)
+print(json.dumps({{"package": sbert_workbook.__file__, "said": said, "placeholder": my_cosine is Ellipsis,
+                  "answer": None if my_cosine is Ellipsis else my_cosine, "check": printed.getvalue().strip()}}))
+"""
+
+
+def _exercise_1(notebook: Path) -> tuple[str, str]:
+    import nbformat
+
+    cells = nbformat.read(notebook, 4).cells
+    index = next(i for i, cell in enumerate(cells) if "exercise" in cell.metadata.get("tags", []) and '"ex00_1"' in cell.source)
+    assert "check" in cells[index + 1].metadata.get("tags", [])
+    return cells[index].source, cells[index + 1].source
+
+
+def test_a_released_notebook_cannot_fill_in_a_solution(release, release_wheel, installed_workbook, tmp_path):
+    """The release's wheel installed by pip (not the checkout), run from an empty folder: SOLUTIONS = True says this
+    copy has none and the placeholder stays; the same cells with the full package fill the answer in (the control)."""
+    from installed import install_into, run_elsewhere
+
+    cells = _exercise_1(release / "notebooks" / "00_start_here.ipynb")
+    script = SOLVE_EXERCISE_1.format(cells=cells)
+    released = install_into(release_wheel, tmp_path / "site")
+    (tmp_path / "empty").mkdir()
+    seen = run_elsewhere(script, released, tmp_path / "empty")
+    assert Path(seen["package"]).is_relative_to(released), seen["package"]
+    assert seen["said"] is not None and "This copy of the workbook has no solutions" in seen["said"]
+    assert "SOLUTIONS = False" in seen["said"]
+    assert seen["placeholder"] is True and seen["check"] == "not attempted yet: fill in the cell above"
+    assert not (released / "sbert_workbook" / "solutions").exists()
+    full = run_elsewhere(script, installed_workbook, tmp_path / "empty")
+    assert full["said"] is None and abs(full["answer"] - 2 ** -0.5) < 1e-6 and full["check"].startswith("✓"), full
 
 
 def test_asking_a_release_for_a_solution_says_there_is_none():

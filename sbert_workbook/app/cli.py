@@ -42,6 +42,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     release = commands.add_parser("release", help="the notebooks and a wheel without the solutions, for a class that is graded")
     release.add_argument("--out", default=None, help="folder to write (default: build/release)")
+    release.add_argument("--wheel-url", default=None, metavar="URL",
+                         help="where you will host the release's wheel for Colab (its address, or its folder's ending in "
+                              "/): the notebooks' setup cell installs it from there; without it, students upload the "
+                              "wheel into their Colab session")
 
     classroom = commands.add_parser("classroom", help="the pair and embedding explorers as a stand-alone Voila web app")
     classroom.add_argument("--port", type=int, default=8866)
@@ -112,8 +116,11 @@ def run_book(args) -> int:
 def run_release(args) -> int:
     from sbert_workbook.app.release import write_release
 
-    out = write_release(args.out)
-    print(f"wrote {out}: notebooks/, classroom/ and wheel/ (no solutions/); see {out / 'README.txt'}")
+    out = write_release(args.out, args.wheel_url)
+    (wheel,) = (out / "wheel").glob("*.whl")
+    where = f"from {args.wheel_url} (put {wheel.name} there)" if args.wheel_url else f"{wheel.name}, uploaded into the session"
+    print(f"wrote {out}: notebooks/, classroom/ and wheel/ (no solutions/); on Colab the notebooks install {where}; "
+          f"see {out / 'README.txt'}")
     return 0
 
 
