@@ -74,13 +74,15 @@ def test_colab_check_runs_each_notebook_alone_outside_the_checkout_with_only_col
     (call,) = checked_without_kernels
     assert call["alone_in"] is not None and not Path(call["alone_in"]).is_relative_to(REPO)
     assert call["env"] == {"SBERT_WORKBOOK_DATA": str(tmp_path.resolve())} and call["raise_failures"] is False
+    assert call["timeout_s"] == 900, "a cell that runs 15 minutes is taken as stuck, unless --cell-timeout says otherwise"
     assert call["folder"] == REPO / "notebooks" and "PYTHONPATH" not in os.environ, "no checkout on the kernels' path"
     table = capsys.readouterr().out.split("s of runs in all:\n", 1)[1].splitlines()
     assert table[:3] == ["notebook                     time  result",
                          "00_start_here.ipynb          12 s  passed",
                          "03_pooling_and_sts.ipynb     12 s  FAILED: DataNotFoundError: Data set 'demo'"]
     runs.pop()
-    assert colab_check.main(["--checkout", str(REPO), "00"]) == 0
+    assert colab_check.main(["--checkout", str(REPO), "--cell-timeout", "3600", "00"]) == 0
+    assert checked_without_kernels[-1]["timeout_s"] == 3600 and checked_without_kernels[-1]["transport"] == "tcp"
 
 
 def test_colab_check_stops_before_any_notebook_when_the_environment_is_not_colab_s(monkeypatch, capsys):

@@ -153,6 +153,9 @@ def main(argv: list[str] | None = None) -> int:
 
     parser = argparse.ArgumentParser(prog="colab-check", description=__doc__.split("\n", 1)[0])
     parser.add_argument("--checkout", type=Path, default=None, help="the workbook checkout whose notebooks/ to run")
+    parser.add_argument("--cell-timeout", type=int, default=900, metavar="S",
+                        help="seconds a cell may run before the check calls it stuck (Colab has no such limit; raise it "
+                             "on a slow or busy machine)")
     parser.add_argument("only", nargs="*", help="run only the notebooks whose name contains one of these (e.g. 03)")
     args = parser.parse_args(argv)
     checkout = (args.checkout or repo_root() or Path.cwd()).resolve()
@@ -172,7 +175,7 @@ def main(argv: list[str] | None = None) -> int:
           f"from {CONSTRAINTS_FILE}: " + ", ".join(f"{name} {version}" for name, version in pins.items()), flush=True)
     runs = run_all(args.only or None, build_dir=checkout / "build" / "colab", parallel=2,  # two at a time: see run_all
                    folder=checkout / "notebooks", transport=COLAB_TRANSPORT, env=env, alone_in=scratch,
-                   raise_failures=False)
+                   raise_failures=False, timeout_s=args.cell_timeout)
     if not runs:
         print(f"colab-check: no notebook in {checkout / 'notebooks'} matches {args.only}", file=sys.stderr)
         return 1

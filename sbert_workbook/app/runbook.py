@@ -212,9 +212,9 @@ ONE_THREAD = {"OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 def run_all(only: list[str] | None = None, build_dir: Path | None = None, quick: bool = True,
             env: dict[str, str] | None = None, parallel: int = 1, folder: Path | None = None,
             transport: str | None = None, parameters: dict | None = None, alone_in: Path | None = None,
-            raise_failures: bool = True) -> list[NotebookRun]:
+            raise_failures: bool = True, timeout_s: int = 900) -> list[NotebookRun]:
     """Run every notebook (or those whose name contains one of ``only``), printing timings; ``env``, ``parameters``
-    (the same for every notebook), ``transport`` and ``alone_in`` as in :func:`run_notebook`.
+    (the same for every notebook), ``transport``, ``alone_in`` and ``timeout_s`` (per cell) as in :func:`run_notebook`.
 
     ``parallel`` > 1 runs that many at a time (each kernel on one CPU thread), the later (longer) lessons first; the
     runs come back in lesson order, and the first failure is raised once every run has ended (with
@@ -230,7 +230,7 @@ def run_all(only: list[str] | None = None, build_dir: Path | None = None, quick:
         print(f"running {notebook.name} ({'quick' if quick else 'full'} mode) ...", flush=True)
         started = time.perf_counter()
         try:
-            run = run_notebook(notebook, build_dir, quick=quick, env=kernel_env, parameters=parameters,
+            run = run_notebook(notebook, build_dir, timeout_s, quick=quick, env=kernel_env, parameters=parameters,
                                transport=transport, alone_in=alone_in)
         except Exception as error:
             if raise_failures:
