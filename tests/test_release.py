@@ -94,6 +94,15 @@ def test_with_a_wheel_url_the_released_cell_installs_from_there(tmp_path, monkey
         wheel_address("example.org/" + name, name)
 
 
+def test_a_wrong_wheel_url_stops_the_release_before_it_replaces_the_last_one(tmp_path):
+    out = tmp_path / "release"
+    out.mkdir()
+    (out / "handed-out.txt").write_text("last term's release")
+    with pytest.raises(ValueError, match="does not end in the wheel's file name"):
+        write_release(out, "https://drive.example/d/123")
+    assert [p.name for p in out.iterdir()] == ["handed-out.txt"]
+
+
 def test_outside_colab_the_released_cell_installs_nothing(release, monkeypatch, tmp_path):
     import subprocess
     import sys

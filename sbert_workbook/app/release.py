@@ -39,10 +39,13 @@ def write_release(out: Path | None = None, wheel_url: str | None = None) -> Path
         raise FileNotFoundError("The release is built from a checkout of the workbook: no pyproject.toml and notebooks/ "
                                 "were found. Run `./workbook release` in the cloned repository.")
     out = Path(out or root / "build" / "release")
-    if out.exists():
-        shutil.rmtree(out)
-    wheel = build_wheel_without_solutions(root, out / "wheel")
-    url = wheel_address(wheel_url, wheel.name) if wheel_url else None
+    with tempfile.TemporaryDirectory(prefix="sbw-release-wheel-") as built:
+        wheel = build_wheel_without_solutions(root, Path(built))
+        url = wheel_address(wheel_url, wheel.name) if wheel_url else None  # a wrong address stops here, out untouched
+        if out.exists():
+            shutil.rmtree(out)
+        (out / "wheel").mkdir(parents=True)
+        wheel = Path(shutil.move(str(wheel), str(out / "wheel" / wheel.name)))
     for folder in ("notebooks", "classroom"):
         shutil.copytree(root / folder, out / folder, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
         for notebook in sorted((out / folder).glob("*.ipynb")):
