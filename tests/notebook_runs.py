@@ -23,8 +23,8 @@ from pathlib import Path
 import nbformat
 
 from sbert_workbook.app.runbook import ONE_THREAD, NotebookRun, Scratch, run_notebook, with_parameters
-from sbert_workbook.exercises import NOT_ATTEMPTED, SOLUTIONS_ENV_VAR, find_solution
-from sbert_workbook.story import STORY_ENV_VAR, read
+from sbert_workbook.teaching.exercises import NOT_ATTEMPTED, SOLUTIONS_ENV_VAR, find_solution
+from sbert_workbook.teaching.story import STORY_ENV_VAR, read
 
 REPO = Path(__file__).resolve().parents[1]
 from conftest import OWN_CACHE, STANDIN  # noqa: E402 - the variants are named once, in conftest.py
@@ -144,7 +144,7 @@ def trials(scratch: Scratch, exercise_source: str, check_source: str, exercise: 
         failures.append(f"{exercise.name} with its reference solution printed {solved!r}, not one ✓ line")
     for description in find_solution(exercise.name).wrong_answers:
         said = scratch.run(
-            "from sbert_workbook.exercises import call_with as _call_with, find_solution as _find_solution\n"
+            "from sbert_workbook.teaching.exercises import call_with as _call_with, find_solution as _find_solution\n"
             f"{exercise.variable} = _call_with(_find_solution({exercise.name!r}).wrong_answers[{description!r}], globals())\n"
             f"{check_source}").strip()
         if not said.startswith("✗") or "\n" in said:
@@ -187,7 +187,7 @@ class ExecutedNotebook:
     exercise_failures: list[str] = field(default_factory=list)
     exercises_tried: list[str] = field(default_factory=list)
 
-    story_file: Path | None = None  # the verdicts the run recorded (sbert_workbook.story)
+    story_file: Path | None = None  # the verdicts the run recorded (sbert_workbook.teaching.story)
 
     @property
     def verdicts(self) -> dict[str, str]:

@@ -74,7 +74,7 @@ def test_every_displayed_table_says_what_made_it(notebook, variant, notebook_run
 def test_no_check_claims_success_as_shipped(notebook, notebook_runs):
     claimed = checks_claiming_success(notebook_runs.get(notebook, "own-cache").executed)
     assert not claimed, (f"{notebook.name}: exercises ship unsolved, yet these check cells printed ✓ (a check that "
-                         "passes on the placeholder compares nothing; see sbert_workbook/exercises.py):\n" + "\n".join(claimed))
+                         "passes on the placeholder compares nothing; see sbert_workbook/teaching/exercises.py):\n" + "\n".join(claimed))
 
 
 @pytest.mark.notebook

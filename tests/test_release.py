@@ -16,20 +16,20 @@ def test_the_release_holds_the_notebooks_and_a_wheel_without_solutions(tmp_path)
     assert (out / "classroom" / "pair_explorer.ipynb").is_file() and "no solutions" in (out / "README.txt").read_text()
     (wheel,) = (out / "wheel").glob("sbert_workbook-*.whl")
     names = zipfile.ZipFile(wheel).namelist()
-    assert "sbert_workbook/exercises.py" in names and "sbert_workbook/calibration/flow.py" in names
+    assert "sbert_workbook/teaching/exercises.py" in names and "sbert_workbook/calibration/flow.py" in names
     assert not [name for name in names if "/solutions/" in name], "the students' wheel must not carry the answer key"
 
 
 def test_asking_a_release_for_a_solution_says_there_is_none():
     script = ("import sys\nsys.modules['sbert_workbook.solutions'] = None\n"
-              "from sbert_workbook.exercises import find_solution\n"
+              "from sbert_workbook.teaching.exercises import find_solution\n"
               "try:\n    find_solution('ex05_sif')\nexcept ModuleNotFoundError as error:\n    print(error)\n")
     said = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
     assert "has no solutions" in said and "SOLUTIONS = False" in said
 
 
 def test_a_check_grades_without_the_solutions(capsys):
-    from sbert_workbook.exercises import check
+    from sbert_workbook.teaching.exercises import check
 
     check("ex05_sif", [0.5, 0.25], [0.5, 0.25])
     check("ex05_sif", [0.5, 0.2], [0.5, 0.25], "a / (a + p)")
@@ -52,7 +52,7 @@ def test_these_check_cells_compute_their_reference_out_of_sight(name, telltale):
 
 
 def test_a_check_without_an_expected_value_reads_its_reference_from_the_notebook(capsys):
-    from sbert_workbook.exercises import check
+    from sbert_workbook.teaching.exercises import check
 
     namespace = {"sif_probabilities": [0.05, 1e-5], "check": check}
     exec("check('ex05_sif', [1e-4 / (1e-4 + 0.05), 1e-4 / (1e-4 + 1e-5)])\ncheck('ex05_sif', [0.5, 0.5])", namespace)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from sbert_workbook import story
+from sbert_workbook.teaching import story
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))

@@ -46,7 +46,7 @@ def with_colab_badge(title_markdown: str, notebook: str) -> str:
 
 
 QUICK_LINE = 'QUICK = "auto"  # "auto": full on a GPU, quick (small subsets, few steps) on a CPU; True or False force it'
-#: The exercise switch (sbert_workbook/exercises.py): True fills every exercise cell with its reference solution.
+#: The exercise switch (sbert_workbook/teaching/exercises.py): True fills every exercise cell with its reference solution.
 SOLUTIONS_LINE = "SOLUTIONS = False  # True (or SBERT_WORKBOOK_SOLUTIONS=1): exercise cells fill in the reference solutions\n"
 
 

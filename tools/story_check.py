@@ -2,7 +2,7 @@
 
     python tools/story_check.py [--only 01 05] [--quick-only] [--out docs/story.json]
 
-Runs each notebook that records verdicts (``sbert_workbook.story.record``) in quick mode as shipped and, where full
+Runs each notebook that records verdicts (``sbert_workbook.teaching.story.record``) in quick mode as shipped and, where full
 mode fits on a 2-core CPU (01, 02, 03 with §6's cross-encoder epoch cut to quick mode's steps, 05), in full mode,
 each with ``SBERT_WORKBOOK_STORY`` set, and stores ``{"quick": {notebook: {claim: verdict}}, "full": ...}`` with
 where and when it ran in ``docs/story.json``. It prints every claim the two modes disagree on;
@@ -30,7 +30,7 @@ FULL_MODE = {"01_mlm_to_similarity": {}, "02_anisotropy": {},
 def verdicts_of(notebook: Path, quick: bool, parameters: dict) -> dict[str, str]:
     """Run ``notebook`` once and return the verdicts it recorded: ``{claim: verdict}``."""
     from sbert_workbook.app.runbook import run_notebook
-    from sbert_workbook.story import STORY_ENV_VAR, read
+    from sbert_workbook.teaching.story import STORY_ENV_VAR, read
 
     with tempfile.TemporaryDirectory(prefix="sbw-story-") as folder:
         path = Path(folder) / "story.jsonl"
@@ -50,7 +50,7 @@ def main(argv: list[str] | None = None) -> int:
     sys.path.insert(0, str(ROOT))
     from sbert_workbook.app.runbook import list_notebooks
     from sbert_workbook.encoding.resolve import resolve_model
-    from sbert_workbook.story import disagreements
+    from sbert_workbook.teaching.story import disagreements
 
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     stored = json.loads(args.out.read_text(encoding="utf-8")) if args.out.is_file() else {"quick": {}, "full": {}}

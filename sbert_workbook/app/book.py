@@ -151,8 +151,8 @@ VERDICTS_FILE = "story.jsonl"
 def build_book(out_dir: Path | None = None, only: list[str] | None = None, parallel: int = 2) -> Path:
     """Execute every notebook (or those whose name contains one of ``only``) in quick mode as shipped, on the embedded
     model, ``parallel`` at a time, and write the book; returns the index page. The verdicts the runs recorded
-    (:mod:`sbert_workbook.story`) are kept beside the executed copies, in ``<out_dir>/../book-executed/story.jsonl``."""
-    from sbert_workbook.story import STORY_ENV_VAR
+    (:mod:`sbert_workbook.teaching.story`) are kept beside the executed copies, in ``<out_dir>/../book-executed/story.jsonl``."""
+    from sbert_workbook.teaching.story import STORY_ENV_VAR
 
     out_dir = Path(out_dir or notebooks_folder().parent / "build" / "book")
     runs_dir = out_dir.parent / RUNS_FOLDER

@@ -1,4 +1,4 @@
-"""Reference solutions for ``02_anisotropy.ipynb`` (see :mod:`sbert_workbook.exercises` for the pattern)."""
+"""Reference solutions for ``02_anisotropy.ipynb`` (see :mod:`sbert_workbook.teaching.exercises` for the pattern)."""
 from __future__ import annotations
 
 import numpy as np
@@ -8,7 +8,7 @@ from sbert_workbook.anisotropy import metrics as an
 from sbert_workbook.evaluation import geometry
 from sbert_workbook.evaluation.projection import project
 from sbert_workbook.evaluation.similarity import mean_cosine
-from sbert_workbook.exercises import solution
+from sbert_workbook.teaching.exercises import solution
 
 
 def _gram_mean(vectors, normalise: bool = True, diagonal: bool = False, divide_by_n_squared: bool = False) -> float:

@@ -1,11 +1,11 @@
-"""Reference solutions for ``05_bert_flow.ipynb`` (see :mod:`sbert_workbook.exercises` for the pattern)."""
+"""Reference solutions for ``05_bert_flow.ipynb`` (see :mod:`sbert_workbook.teaching.exercises` for the pattern)."""
 from __future__ import annotations
 
 import numpy as np
 import torch
 
 from sbert_workbook.calibration.change_of_variables import cubic_map, standard_normal_pdf
-from sbert_workbook.exercises import solution
+from sbert_workbook.teaching.exercises import solution
 from sbert_workbook.evaluation.uncertainty import published_interval
 from sbert_workbook.published.bert_flow import BERT_FLOW_TABLE2, BERT_FLOW_TABLE8
 from sbert_workbook.published.comparisons import MULTI_SUBSET_SETS, sets_where_higher

@@ -1,10 +1,10 @@
-"""Reference solutions for ``06_contrastive_simcse.ipynb`` (see :mod:`sbert_workbook.exercises` for the pattern)."""
+"""Reference solutions for ``06_contrastive_simcse.ipynb`` (see :mod:`sbert_workbook.teaching.exercises` for the pattern)."""
 from __future__ import annotations
 
 import torch
 import torch.nn.functional as F
 
-from sbert_workbook.exercises import solution
+from sbert_workbook.teaching.exercises import solution
 
 
 def _info_nce(normalise: bool = True, use_temperature: bool = True, shift_labels: bool = False):
