@@ -30,6 +30,29 @@ REPO = Path(__file__).resolve().parents[1]
 from conftest import OWN_CACHE, STANDIN  # noqa: E402 - the variants are named once, in conftest.py
 
 VARIANTS = [OWN_CACHE, STANDIN]
+def suite_parameters(notebook: Path, variant: str) -> dict:
+    """The parameters the suite runs ``notebook`` with: ``SIZES`` from the lesson's manifest, its ``suite`` values for the
+    embedded model and its ``standin`` values for the bert-base-shaped stand-in.
+
+    The suite tests behaviour (every branch, output, caption and exercise check), not the figures: its runs use smaller
+    samples and fewer steps than quick mode as shipped, which runs end to end in `./workbook colab-check` and
+    `./workbook book` (.ci/run). The stand-in's 768 × 12 forward passes cost ~8 times MiniLM's, so its sizes are the
+    least that still run every branch (a correlation needs 2 pairs, a probe every label, a subset table 2 pairs).
+    """
+    from sbert_workbook.lessons.manifest import manifest
+
+    if not is_lesson_first(notebook):
+        return (STANDIN_PARAMETERS if variant == STANDIN else OWN_CACHE_PARAMETERS).get(notebook.stem, {})
+    return {"SIZES": manifest(notebook.stem).sizes_for("standin" if variant == STANDIN else "suite")}
+
+
+def is_lesson_first(notebook: Path) -> bool:
+    """Whether the notebook takes its sizes from its manifest (a ``SIZES`` parameter) rather than its own cells."""
+    parameters = next(cell for cell in nbformat.read(notebook, 4).cells if "parameters" in tags(cell))
+    return re.search(r"^SIZES = ", parameters.source, re.M) is not None
+
+
+# Transitional: the sizes of the notebooks not yet taking theirs from a manifest.
 #: Smaller samples than quick mode's for the stand-in, whose 768 × 12 forward passes cost ~8 times MiniLM's (the
 #: linear layers were 70 % of 06's stand-in run): the branches are what is tested, not the numbers, so each sample is
 #: the least that still runs every branch (a correlation needs 2 pairs, a probe every label, a subset table 2 pairs).
@@ -254,7 +277,7 @@ class NotebookRuns:
         result = ExecutedNotebook(notebook, variant)
         standin = variant == STANDIN
         hook = None
-        parameters = (STANDIN_PARAMETERS if standin else OWN_CACHE_PARAMETERS).get(notebook.stem)
+        parameters = suite_parameters(notebook, variant)
         if not standin:  # the cells as the kernel runs them: with the injected-parameters cell, if any
             as_run = with_parameters(nbformat.read(notebook, 4), parameters)
             exercises, _problems = find_exercises(as_run, notebook_number(notebook))

@@ -38,8 +38,9 @@ def test_notebook_has_standard_first_cells(notebook):
 CLASSROOM = sorted((NOTEBOOKS[0].parent.parent / "classroom").glob("*.ipynb")) if NOTEBOOKS else []
 
 
-@pytest.mark.parametrize("notebook", NOTEBOOKS + CLASSROOM, ids=lambda p: p.stem)
+@pytest.mark.parametrize("notebook", CLASSROOM, ids=lambda p: p.stem)
 def test_resolve_cell_turns_on_table_captions(notebook):
+    """The classroom apps' resolve cell; a lesson's set-up call turns the captions on (tests/test_lessons.py)."""
     cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
     resolve = "".join([cell for cell in cells if cell["cell_type"] == "code"][2]["source"])
     assert "sbw.show_provenance_captions()" in resolve, (

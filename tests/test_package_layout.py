@@ -18,6 +18,7 @@ LAYERS = {
     "evaluation": 3,
     "mlm": 4, "anisotropy": 4, "training": 4, "calibration": 4,
     "app": 5, "solutions": 5, "checks": 5,
+    "lessons": 6,
 }
 LESSONS = {"mlm", "anisotropy", "training", "calibration"}
 

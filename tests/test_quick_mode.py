@@ -111,4 +111,5 @@ def test_every_notebook_defaults_to_auto_and_passes_its_device(notebook):
     code = ["".join(cell["source"]) for cell in json.loads(notebook.read_text(encoding="utf-8"))["cells"]
             if cell["cell_type"] == "code"]
     assert any(line.split("#")[0].strip() == 'QUICK = "auto"' for line in code[1].splitlines()), f"{notebook.name}: the parameters cell should say QUICK = \"auto\""
-    assert "sbw.quick_mode(QUICK, " in code[2], f"{notebook.name}: the resolve cell should pass the device to quick_mode"
+    passes_device = "sbw.quick_mode(QUICK, " in code[2] if notebook.parent.name == "classroom" else "begin(QUICK, MODEL, SEED, DEVICE" in code[2]
+    assert passes_device, f"{notebook.name}: the resolve cell (a lesson's set-up call) should pass the device to quick_mode"
