@@ -40,7 +40,7 @@ PAGE_TEMPLATE = r"""{%- extends 'index.html.j2' -%}
 {%- endblock html_head_js_mathjax -%}
 {% block input_group -%}
 {%- if 'hide-input' in cell.metadata.get('tags', []) -%}
-<details class="sbw-hidden-code"><summary>show code</summary>
+<details class="sbw-hidden-code"><summary>{{ cell.source.split('\n')[0][8:] | e }} <i>(show code)</i></summary>
 {{ super() }}
 </details>
 {%- else -%}
