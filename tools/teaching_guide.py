@@ -397,7 +397,7 @@ def block_room(all_sections, times) -> str:
     from sbert_workbook.app.room import KERNEL_GB, room_capacity
 
     held = ", ".join(f"{gb} GB free holds {room_capacity('embedded', gb * 1024 ** 3)}" for gb in (8, 16, 24))
-    return ("- [ ] **Projector or a room at once**: `./workbook classroom --ip 0.0.0.0 --room N`, started a few minutes "
+    return ("- [ ] **Projector or a room at once**: `./workbook classroom --ip 0.0.0.0 --model embedded --quick --room N`, started a few minutes "
             f"early. Each visitor's kernel needs about {KERNEL_GB['embedded']} GB: {held} "
             "([measured](docs/classroom_load.md): 30 at once on 24 GB).")
 
