@@ -254,6 +254,16 @@ def test_a_half_made_venv_left_by_an_earlier_run_is_made_again(fakes):
     assert calls(env)[-1] == ["python", "-m", "pytest", "-q"]
 
 
+@pytest.mark.parametrize("python", ["python3.9", "no-such-python"])
+def test_a_python_older_than_3_10_or_missing_is_named_with_what_to_do(fakes, python):
+    tmp_path, env = fakes
+    if python == "python3.9":  # macOS's /usr/bin/python3 (Xcode's) is 3.9
+        write_program(tmp_path, python, 'exit 1')
+    result = run_workbook({**env, "PYTHON": str(tmp_path / python)}, "lab")
+    assert result.returncode == 1 and not Path(env["SBERT_WORKBOOK_VENV"]).exists()
+    assert "Python >= 3.10 is needed" in result.stderr and "set PYTHON=/path/to/python3.x" in result.stderr
+
+
 def test_a_folder_that_is_not_a_venv_is_never_removed(fakes):
     tmp_path, env = fakes
     mine = Path(env["SBERT_WORKBOOK_VENV"])
