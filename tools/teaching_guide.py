@@ -379,9 +379,8 @@ def block_laptop(all_sections, times) -> str:
     if not LAPTOP_SIZES.is_file():
         return "_Not measured yet: run `.venv/bin/python tools/laptop_sizes.py --memory`._"
     sizes = json.loads(LAPTOP_SIZES.read_text(encoding="utf-8"))
-    lines = [f"Measured by `tools/laptop_sizes.py` on {sizes['system']}. `./workbook` runs under bash 3.2 and later: "
-             "Linux, macOS on Apple silicon (torch 2.13 has no Intel-Mac build) and Windows through WSL, with the same "
-             "commands; only Linux is measured here.", "",
+    lines = [f"Measured by `tools/laptop_sizes.py` on {sizes['system']}. `./workbook` runs on Linux, Apple-silicon Macs "
+             "(macOS 14+) and Windows through WSL; only Linux is measured here.", "",
              "| what | disk (MB) |", "|---|---|"]
     lines += [_row(name, mb) for name, mb in sizes["disk_mb"].items()]
     peaks = sizes.get("kernel_peak_mb", {})
