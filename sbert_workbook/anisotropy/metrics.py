@@ -164,26 +164,29 @@ def layer_views(encoder, sentences: Sequence[str], batch_size: int = 32, max_tok
     contextual token vectors ([CLS] and [SEP] left out), the same tokens in every layer, drawn
     from all the sentences' tokens in input order. The encoding is
     :func:`sbert_workbook.encoding.views.layer_vectors`'s, run on ``sentences_per_pass`` sentences
-    at a time, each pass keeping only its drawn tokens: memory holds one pass's token vectors of
-    every layer, never all the sentences' (with bert-base, 13 layers × 768 floats a token).
+    at a time (longest first, as one pass would batch them), each pass keeping only its drawn
+    tokens: memory holds one pass's token vectors of every layer, never all the sentences'
+    (with bert-base, 13 layers × 768 floats a token).
     """
     lengths = inner_token_counts(encoder, sentences)
     starts = np.concatenate([[0], np.cumsum(lengths)])
     keep = np.sort(np.random.default_rng(seed).permutation(int(starts[-1]))[:max_tokens])
-    mean, cls, tokens = [], [], []
+    order = np.argsort(-lengths, kind="stable")
+    pooled, kept = {}, [None] * len(sentences)
     for first in range(0, len(sentences), sentences_per_pass):
-        chunk = list(sentences[first:first + sentences_per_pass])
-        vectors = layer_vectors(encoder, chunk, ("mean", "cls", "tokens"), batch_size, progress=False)
-        flat = torch.cat(vectors.pop("tokens"), dim=1)  # (layers, this pass's tokens, dim), sentence after sentence
-        low, high = starts[first], starts[first + len(chunk)]
-        if flat.shape[1] != high - low:
-            raise RuntimeError(f"expected {high - low} inner tokens in sentences {first}-{first + len(chunk) - 1}, "
-                               f"the encoder gave {flat.shape[1]}")
-        tokens.append(flat[:, keep[(keep >= low) & (keep < high)] - low].clone())
-        mean.append(vectors["mean"])
-        cls.append(vectors["cls"])
-    return {"mean": list(torch.cat(mean, dim=1).numpy()), "cls": list(torch.cat(cls, dim=1).numpy()),
-            "tokens": list(torch.cat(tokens, dim=1).numpy())}
+        rows = order[first:first + sentences_per_pass]
+        vectors = layer_vectors(encoder, [sentences[i] for i in rows], ("mean", "cls", "tokens"), batch_size, progress=False)
+        for kind in ("mean", "cls"):
+            layers, _, dim = vectors[kind].shape
+            pooled.setdefault(kind, torch.empty(layers, len(sentences), dim))[:, rows] = vectors[kind]
+        for row, tokens in zip(rows, vectors["tokens"]):
+            if tokens.shape[1] != lengths[row]:
+                raise RuntimeError(f"sentence {row}: expected {lengths[row]} inner tokens, the encoder gave {tokens.shape[1]}")
+            low, high = np.searchsorted(keep, [starts[row], starts[row + 1]])
+            kept[row] = tokens[:, keep[low:high] - starts[row]].clone() if high > low else None
+    kept = [one for one in kept if one is not None]
+    tokens = torch.cat(kept, dim=1) if kept else torch.empty(layers, 0, dim)
+    return {"mean": list(pooled["mean"].numpy()), "cls": list(pooled["cls"].numpy()), "tokens": list(tokens.numpy())}
 
 
 def inner_token_counts(encoder, sentences: Sequence[str]) -> np.ndarray:
