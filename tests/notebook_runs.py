@@ -58,7 +58,6 @@ def is_lesson_first(notebook: Path) -> bool:
 #: the least that still runs every branch (a correlation needs 2 pairs, a probe every label, a subset table 2 pairs).
 STANDIN_PARAMETERS = {
     "01_mlm_to_similarity": {"TRAIN_STEPS": 40},  # the tiny BERT is the same in both variants: its steps test nothing new
-    "02_anisotropy": {"N_PER_DATASET": 16, "STSB_PAIRS": 40, "QUERIES_PER_BUCKET": 50},
     "03_pooling_and_sts": {"QUICK_PAIRS": 8, "RERANK_PAIRS": 40, "RERANK_QUERIES": 4, "RERANK_STEPS": 2,
                            "PAIRS_PER_SUBSET": 2, "PROBE_PAIRS": 24, "ENGINE_SENTENCES": 16, "TIMING_PAIRS": 16},
     "05_bert_flow": {"PAIRS_PER_SET": 4, "FIT_PAIRS": 4, "NLI_PAIRS": 8},
