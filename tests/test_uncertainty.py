@@ -121,6 +121,9 @@ def test_ranked_neighbours_orders_rows_and_reads_each_gap_with_its_interval():
     first, second = table.index[:2]
     assert {first, second} == {"sharp", "sharp again"} and table.loc[first, "verdict"] == "tie"
     assert table.loc[second, "verdict"] == "apart", "sharp vs blurred: 0.2 against 0.4 of noise on 3000 pairs"
+    drawn = table.attrs["intervals"]  # what a forest plot draws: one interval per gap, the table's own
+    assert list(drawn) == [f"{first} − {second}", f"{second} − blurred"]
+    assert drawn[f"{second} − blurred"].verdict == "apart" and drawn[f"{second} − blurred"].difference == table.loc[second, "difference"]
 
 
 def test_wmean_strata_weighs_each_subset_by_its_share_of_its_set():

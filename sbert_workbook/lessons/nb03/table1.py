@@ -98,8 +98,7 @@ def neighbours_report(lesson: Lesson03, run: Table1Run) -> Report:
     """§3: the rows ranked, each gap to the next row down with its paired-bootstrap interval (drawn); the verdicts."""
     neighbours = uncertainty.ranked_neighbours(run.similarities, run.gold)
     best, second = neighbours.index[:2]
-    gaps = {f"{row} − {below}": uncertainty.paired_bootstrap(run.gold, run.similarities[row], run.similarities[below])
-            for row, below in zip(neighbours.index[:-1], neighbours.index[1:])}
+    gaps = neighbours.attrs["intervals"]
     verdicts = lesson.record({**verdict(NOTEBOOK, "the best row on average over the seven sets", best),
                               **verdict(NOTEBOOK, "the best row against the second",
                                         f"{best} vs {second}: {neighbours['verdict'].iloc[0]}")})
