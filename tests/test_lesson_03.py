@@ -103,7 +103,7 @@ def test_exercise_8s_reference_agrees_with_the_solution_and_not_with_its_wrong_a
 
 # ----------------------------------------------------------------------------- the lesson's verdicts
 @pytest.mark.parametrize(("low", "high", "said"), [(0.55, 0.9, "more than half"), (0.1, 0.45, "less than half"),
-                                                   (0.4, 0.7, "about half")])
+                                                   (0.4, 0.7, "not told apart from half")])
 def test_the_share_of_the_glove_gap_is_more_than_half_only_when_its_interval_says_so(low, high, said):
     assert glove_rows.share_verdict(Interval((low + high) / 2, low, high, "hand-made")) == said
 

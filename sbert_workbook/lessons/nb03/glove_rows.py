@@ -46,8 +46,8 @@ def gap_share(run: Table1Run) -> uncertainty.Interval:
 
 
 def share_verdict(share: uncertainty.Interval) -> str:
-    """'more than half' or 'less than half' when the interval excludes one half, else 'about half'."""
-    return "more than half" if share.low > 0.5 else "less than half" if share.high < 0.5 else "about half"
+    """"more than half" or "less than half" when the interval excludes one half, else "not told apart from half"."""
+    return "more than half" if share.low > 0.5 else "less than half" if share.high < 0.5 else "not told apart from half"
 
 
 def glove_intervals(run: Table1Run) -> dict[str, uncertainty.Interval]:
