@@ -65,7 +65,8 @@ def aggregation_report(lesson: Lesson03, run: Aggregations) -> Report:
                                         "difference and its 95 % bootstrap interval (pairs resampled within each subset)",
                             split=run.split)
     apart = [name for name, gap in gaps.items() if gap.apart]
-    return Report(f"{lesson.short_name}, {lesson.pooling} pooling, cosine, Spearman x 100, {run.split}:", table,
-                  f"wmean and all are apart on {len(apart)} of {len(gaps)} sets"
-                  + (f" ({', '.join(apart)})" if apart else "") + "; on the others the sample cannot tell them apart.",
+    said = f"wmean and all are apart on {len(apart)} of {len(gaps)} sets" + (f" ({', '.join(apart)})" if apart else "")
+    if len(apart) < len(gaps):
+        said += f"; on {'the others' if apart else 'every set'} this sample of pairs cannot tell the two aggregations apart"
+    return Report(f"{lesson.short_name}, {lesson.pooling} pooling, cosine, Spearman x 100, {run.split}:", table, said + ".",
                   interval_forest_figure(gaps, "wmean − all, per set (the same cosines aggregated two ways)"))
