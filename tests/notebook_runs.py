@@ -58,8 +58,6 @@ def is_lesson_first(notebook: Path) -> bool:
 #: the least that still runs every branch (a correlation needs 2 pairs, a probe every label, a subset table 2 pairs).
 STANDIN_PARAMETERS = {
     "01_mlm_to_similarity": {"TRAIN_STEPS": 40},  # the tiny BERT is the same in both variants: its steps test nothing new
-    "03_pooling_and_sts": {"QUICK_PAIRS": 8, "RERANK_PAIRS": 40, "RERANK_QUERIES": 4, "RERANK_STEPS": 2,
-                           "PAIRS_PER_SUBSET": 2, "PROBE_PAIRS": 24, "ENGINE_SENTENCES": 16, "TIMING_PAIRS": 16},
     "05_bert_flow": {"PAIRS_PER_SET": 4, "FIT_PAIRS": 4, "NLI_PAIRS": 8},
     # 04: bert-base training steps dominate (~30 of batch 16 before), so batches of 2 pairs and fewer steps; three
     # ablation variants (mean and max pooling, then (u, v): both tables get rows) of one step, one more seed for §6.1,
@@ -85,7 +83,6 @@ STANDIN_PARAMETERS = {
 #: `tools/section_times.py`, whose idle times the notebooks and TEACHING.md state. Without these, 04 and 06 alone
 #: were a third of the suite's 17 minutes (issue 21). Every exercise check and every optional section still runs.
 OWN_CACHE_PARAMETERS = {
-    "03_pooling_and_sts": {"QUICK_PAIRS": 20, "RERANK_QUERIES": 8, "RERANK_STEPS": 2},
     "04_siamese_finetuning": {"NLI_STEPS": 20, "STSB_STEPS": 20, "STS_LIMIT": 50, "DEV_PAIRS": 50, "ABLATION_STEPS": 5,
                               "SEED_RUNS": 3, "CROSS_STEPS": 4},
     "05_bert_flow": {"PAIRS_PER_SET": 20, "FIT_PAIRS": 20, "NLI_PAIRS": 50},

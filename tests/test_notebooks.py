@@ -49,7 +49,8 @@ def test_resolve_cell_turns_on_table_captions(notebook):
 
 
 #: What a notebook prints only on its bert-base branch, so the stand-in run proves that branch ran.
-STANDIN_BRANCH_TEXT = {"04_siamese_finetuning": "pre-trained weights, the paper's setting with quick mode's few steps"}
+STANDIN_BRANCH_TEXT = {"03_pooling_and_sts": "a raw transformer (no similarity training): its rows are the paper's baselines",
+                       "04_siamese_finetuning": "pre-trained weights, the paper's setting with quick mode's few steps"}
 
 
 @pytest.mark.notebook
