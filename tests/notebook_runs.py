@@ -62,13 +62,6 @@ STANDIN_PARAMETERS = {
     "03_pooling_and_sts": {"QUICK_PAIRS": 8, "RERANK_PAIRS": 40, "RERANK_QUERIES": 4, "RERANK_STEPS": 2,
                            "PAIRS_PER_SUBSET": 2, "PROBE_PAIRS": 24, "ENGINE_SENTENCES": 16, "TIMING_PAIRS": 16},
     "05_bert_flow": {"PAIRS_PER_SET": 4, "FIT_PAIRS": 4, "NLI_PAIRS": 8},
-    # 04: bert-base training steps dominate (~30 of batch 16 before), so batches of 2 pairs and fewer steps; three
-    # ablation variants (mean and max pooling, then (u, v): both tables get rows) of one step, one more seed for §6.1,
-    # no resumable checkpoints in §5 (~1.3 GB each with bert-base; §7 still writes and resumes them), §1.2 timed on 4
-    # and 8 sentences.
-    "04_siamese_finetuning": {"BATCH_SIZE": 2, "NLI_STEPS": 2, "STSB_STEPS": 2, "ABLATION_STEPS": 1, "ABLATION_VARIANTS": 3,
-                              "SEED_RUNS": 2, "SAVE_CHECKPOINTS": False, "CROSS_STEPS": 2, "COST_SIZES": (4, 8),
-                              "STS_LIMIT": 4, "DEV_PAIRS": 4},
     # 06: six bert-base copies trained (1 step each, scored before and after: ~20 s a run on one CPU thread) and scored
     # on every set: 4 dev pairs, 3 pairs per set (the least a bootstrap interval takes; wmean is then NaN, as the
     # table's caption allows), 16 SICK pairs per
@@ -87,8 +80,6 @@ STANDIN_PARAMETERS = {
 #: were a third of the suite's 17 minutes (issue 21). Every exercise check and every optional section still runs.
 OWN_CACHE_PARAMETERS = {
     "03_pooling_and_sts": {"QUICK_PAIRS": 20, "RERANK_QUERIES": 8, "RERANK_STEPS": 2},
-    "04_siamese_finetuning": {"NLI_STEPS": 20, "STSB_STEPS": 20, "STS_LIMIT": 50, "DEV_PAIRS": 50, "ABLATION_STEPS": 5,
-                              "SEED_RUNS": 3, "CROSS_STEPS": 4},
     "05_bert_flow": {"PAIRS_PER_SET": 20, "FIT_PAIRS": 20, "NLI_PAIRS": 50},
     "06_contrastive_simcse": {"STEPS": 4, "UNSUP_SENTENCES": 48, "DEV_PAIRS": 16, "PAIRS_PER_SET": 8, "PROBE_PAIRS": 40,
                               "CACHE_BATCH": 4, "CONE_STEPS": 20, "CONE_SEEDS": 2, "CONE_BATCH_SIZE": 16, "CONE_PAIRS_PER_SET": 20},
