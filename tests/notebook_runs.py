@@ -59,13 +59,6 @@ def is_lesson_first(notebook: Path) -> bool:
 STANDIN_PARAMETERS = {
     "01_mlm_to_similarity": {"TRAIN_STEPS": 40},  # the tiny BERT is the same in both variants: its steps test nothing new
     "05_bert_flow": {"PAIRS_PER_SET": 4, "FIT_PAIRS": 4, "NLI_PAIRS": 8},
-    # 04: bert-base training steps dominate (~30 of batch 16 before), so batches of 2 pairs and fewer steps; three
-    # ablation variants (mean and max pooling, then (u, v): both tables get rows) of one step, one more seed for §6.1,
-    # no resumable checkpoints in §5 (~1.3 GB each with bert-base; §7 still writes and resumes them), §1.2 timed on 4
-    # and 8 sentences.
-    "04_siamese_finetuning": {"BATCH_SIZE": 2, "NLI_STEPS": 2, "STSB_STEPS": 2, "ABLATION_STEPS": 1, "ABLATION_VARIANTS": 3,
-                              "SEED_RUNS": 2, "SAVE_CHECKPOINTS": False, "CROSS_STEPS": 2, "COST_SIZES": (4, 8),
-                              "STS_LIMIT": 4, "DEV_PAIRS": 4},
     # 06: six bert-base copies trained (1 step each, scored before and after: ~20 s a run on one CPU thread) and scored
     # on every set: 4 dev pairs, 3 pairs per set (the least a bootstrap interval takes; wmean is then NaN, as the
     # table's caption allows), 16 SICK pairs per
