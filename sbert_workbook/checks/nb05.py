@@ -16,6 +16,8 @@ from sbert_workbook.calibration.lexical import edit_distance
 
 #: The NATSV exercise removes this many directions.
 NATSV_K = 3
+#: The central difference's half-width for the slope of the cumulative probability (exercise 6.1).
+CDF_STEP = 1e-5
 
 
 def ex05_snmean(lesson):
@@ -29,9 +31,9 @@ def ex05_natsv(natsv_u):
     return float(energy[:NATSV_K].sum() / energy.sum())
 
 
-def ex05_cov(step: float = 1e-5):
+def ex05_cov():
     """dP(U ≤ u)/du at u = 1, with P(U ≤ u) = Φ(f(u)): a central difference of scipy's normal CDF (no change of variables)."""
-    return float((norm.cdf(cubic_map(1 + step)[0]) - norm.cdf(cubic_map(1 - step)[0])) / (2 * step))
+    return float((norm.cdf(cubic_map(1 + CDF_STEP)[0]) - norm.cdf(cubic_map(1 - CDF_STEP)[0])) / (2 * CDF_STEP))
 
 
 def lands_on_first(information_u, information_natsv):
