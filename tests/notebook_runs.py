@@ -69,14 +69,6 @@ STANDIN_PARAMETERS = {
     "04_siamese_finetuning": {"BATCH_SIZE": 2, "NLI_STEPS": 2, "STSB_STEPS": 2, "ABLATION_STEPS": 1, "ABLATION_VARIANTS": 3,
                               "SEED_RUNS": 2, "SAVE_CHECKPOINTS": False, "CROSS_STEPS": 2, "COST_SIZES": (4, 8),
                               "STS_LIMIT": 4, "DEV_PAIRS": 4},
-    # 06: six bert-base copies trained (1 step each, scored before and after: ~20 s a run on one CPU thread) and scored
-    # on every set: 4 dev pairs, 3 pairs per set (the least a bootstrap interval takes; wmean is then NaN, as the
-    # table's caption allows), 16 SICK pairs per
-    # split (the first with every label), batches of 2 (one in-batch negative), the float64 gradient-cache demo on 2 pairs
-    # for one step each way (its 4 float64 bert-base steps were 47 s of this run's 154 s of cells, one thread, beside another run).
-    "06_contrastive_simcse": {"STEPS": 1, "BATCH_SIZE": 2, "UNSUP_SENTENCES": 8, "DEV_PAIRS": 4, "PAIRS_PER_SET": 3,
-                              "PROBE_PAIRS": 16, "CACHE_BATCH": 2, "CACHE_STEPS": 1, "CONE_STEPS": 4, "CONE_SEEDS": 2,
-                              "CONE_BATCH_SIZE": 4, "CONE_PAIRS_PER_SET": 3},
 }
 
 
@@ -90,8 +82,6 @@ OWN_CACHE_PARAMETERS = {
     "04_siamese_finetuning": {"NLI_STEPS": 20, "STSB_STEPS": 20, "STS_LIMIT": 50, "DEV_PAIRS": 50, "ABLATION_STEPS": 5,
                               "SEED_RUNS": 3, "CROSS_STEPS": 4},
     "05_bert_flow": {"PAIRS_PER_SET": 20, "FIT_PAIRS": 20, "NLI_PAIRS": 50},
-    "06_contrastive_simcse": {"STEPS": 4, "UNSUP_SENTENCES": 48, "DEV_PAIRS": 16, "PAIRS_PER_SET": 8, "PROBE_PAIRS": 40,
-                              "CACHE_BATCH": 4, "CONE_STEPS": 20, "CONE_SEEDS": 2, "CONE_BATCH_SIZE": 16, "CONE_PAIRS_PER_SET": 20},
 }
 
 

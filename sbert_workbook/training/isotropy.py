@@ -5,7 +5,7 @@ model's vectors through a fitted calibrator (:func:`calibrated_row`). :func:`iso
 every row on the same STS test sets (Spearman × 100 of cosine, ``all`` per set, the average under
 ``all`` and ``wmean``), adds the mean cosine of unrelated sentences and the top singular direction's
 share, and any further *measures* the caller passes (the notebook passes alignment and uniformity,
-Wang & Isola 2020, as SimCSE §5 uses them). :func:`measure_callback` records such measures while
+Wang & Isola 2020, defined in SimCSE §2, Eq. 2–3, and read in its §3 and §7). :func:`measure_callback` records such measures while
 ``fit`` trains (SimCSE Figure 2).
 """
 from __future__ import annotations
@@ -84,7 +84,7 @@ def calibrated_row(embed: Embed, calibrator) -> Embed:
 
 
 def positive_pairs(data: StsData, threshold: float = 4.0) -> tuple[list[str], list[str]]:
-    """The pairs scored above ``threshold`` (of 5): SimCSE §5 (footnote 3) takes STS-B pairs "with a score higher than 4"
+    """The pairs scored above ``threshold`` (of 5): SimCSE §3 (footnote 3) takes STS-B pairs "with a score higher than 4"
     as alignment's positives, as 02 §7 does."""
     keep = [i for i, score in enumerate(data.scores) if score > threshold]
     if len(keep) < 2:
