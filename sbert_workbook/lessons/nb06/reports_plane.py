@@ -58,18 +58,28 @@ def paper_order() -> str:
 
 
 def why_the_cone(lesson: Lesson06, plane: Plane) -> str:
-    """Why the cone's order is what it is, chosen by the computed order (never typed)."""
+    """What the cone's order means, chosen and filled in by the run's numbers (never typed)."""
     gap = order(lesson, plane, "cone")[2]
     if gap.direction != "higher":
-        return "From the cone the trained rows are not below the calibrators here: the order SimCSE's Table 5 reports."
-    starts = lesson.starting_rows()
-    ratio = {start: row.alignment / (2 - 2 * _mean_cosine(row)) for start, row in starts.items()}
-    return (f"From the cone this is the reverse of Table 5. The cone is the weak start SimCSE §3 warns about (\"starting from "
-            f"a pretrained checkpoint is crucial, for it provides good initial alignment\"): a bag of words whose positive pairs "
-            f"are barely closer than unrelated sentences (§0: ℓ_align ÷ unrelated distance {ratio['cone']:.2f}, against "
-            f"{ratio['start model']:.2f} for the start model), trained {lesson.sizes.CONE_STEPS} steps. A calibrator removes the "
-            "cone's dominant direction in one fitted map; training must find a better metric step by step, and a bag of words "
-            "can only re-weight its words.")
+        return ("From the cone the best trained row is " + ("above the best calibrated row: Table 5's order."
+                if gap.direction == "lower" else "level with the best calibrated row within the interval."))
+    frame = plane.frames["cone"]
+    spread = {kind: frame.loc[[n for n in frame.index if kind_of(n) == kind], "uniformity"] - frame.loc["raw", "uniformity"]
+              for kind in ("calibrated", "trained")}
+    share = {kind: frame.loc[[n for n in frame.index if kind_of(n) == kind], "top direction's share"] for kind in spread}
+    ratio = {start: row.alignment / (2 - 2 * _mean_cosine(row)) for start, row in lesson.starting_rows().items()}
+    how_far = ("One fitted map spread the cone further than training did: ℓ_uniform fell by at least "
+               f"{-spread['calibrated'].max():.2f} for every calibrated row and by at most {-spread['trained'].min():.2f} for "
+               f"any trained row, and the top direction's share is {share['calibrated'].max():.2f} or less after a calibrator, "
+               f"{share['trained'].min():.2f} or more after training (raw {frame.loc['raw', GEOMETRY_SHARE]:.2f}). "
+               if spread["calibrated"].max() < spread["trained"].min() else "")
+    return (f"From the cone this is the reverse of Table 5. {how_far}The cone is the weak start SimCSE §3 warns about: not a "
+            f"pre-trained encoder but a bag of words, whose related pairs sit at {ratio['cone']:.2f} of the unrelated pairs' "
+            f"distance where the pre-trained start model's sit at {ratio['start model']:.2f} (§0), trained "
+            f"{lesson.sizes.CONE_STEPS} steps of {lesson.sizes.CONE_BATCH_SIZE} sentences, and able only to re-weight its words.")
+
+
+GEOMETRY_SHARE = "top direction's share"
 
 
 def _mean_cosine(row) -> float:
