@@ -4,8 +4,8 @@ Read by the notebook's set-up (``sbert_workbook.lessons.nb06.begin``), the tests
 and tools/teaching_guide.py (docs/adding-a-lesson.md).
 
 ``full_on_cpu`` is what tools/story_check.py runs as full mode on two cores: full-size evaluation (every test, dev and
-SICK pair, every NLI sentence) with training capped (the start model's runs at a few dozen steps, the cone's at the full
-mode's steps with fewer seeds), so the run ends in tens of minutes.
+SICK pair, every NLI sentence) with training capped (the start model's runs at 20 steps of 32 sentences, the cone's at
+twice quick mode's steps, three seeds), so the run ends in tens of minutes on an idle 2-core CPU.
 """
 from __future__ import annotations
 
@@ -14,13 +14,13 @@ from sbert_workbook.lessons.manifest import Equation, Manifest, PaperLink, Size
 MANIFEST = Manifest(
     notebook="06_contrastive_simcse",
     sizes={
-        "STEPS": Size("optimizer steps per run from the start model (None: one epoch of its data)", quick=8, full=None,
-                      suite=4, standin=1, full_on_cpu=40),
-        "BATCH_SIZE": Size("sentences per step from the start model (64: the paper's unsupervised batch)", quick=16, full=64,
+        "STEPS": Size("optimizer steps per run from the start model (None: one epoch of its data; full_on_cpu: full-size evaluation, training capped here)", quick=8, full=None,
+                      suite=4, standin=1, full_on_cpu=20),
+        "BATCH_SIZE": Size("sentences per step from the start model (64: the paper's unsupervised batch; full_on_cpu: capped)", quick=16, full=64,
                            standin=2, full_on_cpu=32),
-        "CONE_STEPS": Size("optimizer steps per run from the cone, the bag-of-words start", quick=200, full=1500, suite=20,
-                           standin=4, full_on_cpu=1500),
-        "CONE_SEEDS": Size("seeds per dropout p from the cone (§3's spread)", quick=3, full=5, suite=2, standin=2,
+        "CONE_STEPS": Size("optimizer steps per run from the cone, the bag-of-words start (full_on_cpu: capped)", quick=200, full=1500, suite=20,
+                           standin=4, full_on_cpu=400),
+        "CONE_SEEDS": Size("seeds per dropout p from the cone (§3's spread; full_on_cpu: capped)", quick=3, full=5, suite=2, standin=2,
                            full_on_cpu=3),
         "CONE_BATCH_SIZE": Size("sentences per step from the cone (64: SimCSE's unsupervised batch)", quick=64, full=64,
                                 suite=16, standin=4),
@@ -36,8 +36,8 @@ MANIFEST = Manifest(
         "CALIBRATION_PER_DIM": Size("NLI sentences per dimension the start model's calibrators are fitted on (05 asks at "
                                     "least 4; the cone's use every NLI sentence read)", quick=5, full=5),
         "START_PATH_POINTS": Size("points on each path from the start model (alignment, uniformity, STS-B dev)", quick=2,
-                                  full=8, standin=1),
-        "CONE_PATH_POINTS": Size("points on each path from the cone", quick=10, full=10, suite=5, standin=2),
+                                  full=8, standin=1, full_on_cpu=2),
+        "CONE_PATH_POINTS": Size("points on each path from the cone", quick=10, full=10, suite=5, standin=2, full_on_cpu=5),
         "VIEW_SENTENCES": Size("STS-B dev sentences §3's ‖h − h⁺‖² is averaged over", quick=64, full=64, standin=4),
         "EVAL_BATCH": Size("sentences per forward pass when a row is scored", quick=32, full=64, suite=32, standin=8),
         "DEMO_PAIRS": Size("SNLI entailment pairs of §1's MNRL = InfoNCE check", quick=8, full=8, standin=4),
