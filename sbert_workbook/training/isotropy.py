@@ -1,4 +1,4 @@
-"""Isotropy by training vs after the fact: one table for encoders and calibrators alike (``06_contrastive_simcse.ipynb``).
+"""Trained vs after the fact: one table for encoders and calibrators alike (``06_contrastive_simcse.ipynb``).
 
 A *row* is anything that maps sentences to vectors: a trained model (:func:`model_row`), or the start
 model's vectors through a fitted calibrator (:func:`calibrated_row`). :func:`isotropy_table` scores
