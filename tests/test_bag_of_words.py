@@ -115,3 +115,16 @@ def test_the_plane_draws_every_row_and_one_arrow_per_path():
     assert list(points.text) == ["raw", "+ flow"] and list(points.x) == [-1.5, -3.0]
     arrows = [a for a in figure.layout.annotations if a.showarrow]
     assert len(arrows) == 1 and (arrows[0].x, arrows[0].ax) == (-2.5, -2.0)
+
+
+def test_a_bag_of_words_row_is_the_encoders_word_embeddings_pooling_as_one_sparse_product(tiny):
+    from sbert_workbook.training.bag_of_words import TokenIds, bag_of_words_row
+
+    cone = bag_of_words_of(tiny)
+    ids = TokenIds(cone.tokenizer)
+    fast = bag_of_words_row(cone, ids)
+    assert torch.allclose(fast(SENTENCES), isotropy.model_row(cone)(SENTENCES), atol=1e-6)
+    with torch.no_grad():
+        cone.transformer.get_input_embeddings().weight.mul_(2)  # the row reads the weights as they are now
+    assert torch.allclose(fast(SENTENCES[:2]), isotropy.model_row(cone)(SENTENCES[:2]), atol=1e-6)
+    assert len(ids._ids) == len(SENTENCES)

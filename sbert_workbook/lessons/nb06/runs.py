@@ -16,6 +16,7 @@ from sbert_workbook.evaluation.geometry import alignment, uniformity
 from sbert_workbook.lessons.nb06.rows import ScoredRow, score_row
 from sbert_workbook.lessons.nb06.setup import CONE_LEARNING_RATE, LARGE_P, TAU, Lesson06
 from sbert_workbook.training import contrastive, isotropy
+from sbert_workbook.training.bag_of_words import bag_of_words_row
 from sbert_workbook.training.fitting import TrainingConfig, fit
 from sbert_workbook.training.scratch import scratch_folder
 
@@ -48,11 +49,17 @@ class Recipe:
     mlp: bool = True
 
 
-def geometry_measures(lesson: Lesson06) -> dict:
-    """Alignment on the positive pairs and uniformity on the geometry sentences: 02 §7's functions, on unit vectors."""
+def geometry_measures(lesson: Lesson06, row=None) -> dict:
+    """Alignment on the positive pairs and uniformity on the geometry sentences: 02 §7's functions, on unit vectors;
+    with ``row``, read through it (a bag of words' sparse row) instead of the row each call is handed."""
     d = lesson.data
-    return {"alignment": lambda embed: alignment(embed(d.align_pairs[0]), embed(d.align_pairs[1])),
-            "uniformity": lambda embed: uniformity(embed(d.uniform_sentences))}
+    return {"alignment": lambda embed: alignment((row or embed)(d.align_pairs[0]), (row or embed)(d.align_pairs[1])),
+            "uniformity": lambda embed: uniformity((row or embed)(d.uniform_sentences))}
+
+
+def row_of(lesson: Lesson06, model, start: str):
+    """The row a model is scored through: a bag of words as one sparse product (the cone), else its encoder."""
+    return bag_of_words_row(model, lesson.token_ids) if start == "cone" else isotropy.model_row(model, lesson.sizes.EVAL_BATCH)
 
 
 def train(lesson: Lesson06, name: str, start: str, recipe: Recipe, seed: int | None = None, keep_row: bool = True,
@@ -72,7 +79,8 @@ def train(lesson: Lesson06, name: str, start: str, recipe: Recipe, seed: int | N
     config = TrainingConfig(batch_size=batch, learning_rate=recipe.learning_rate, warmup_ratio=0.0, max_steps=steps,
                             epochs=max(1, math.ceil(steps * batch / len(recipe.examples))), eval_every=every,
                             scale=1 / TAU, seed=seed, device=str(lesson.device), save_checkpoints=False, progress=False)
-    path = isotropy.measure_callback(model, geometry_measures(lesson), every)
+    path = isotropy.measure_callback(model, geometry_measures(lesson, row_of(lesson, model, start) if start == "cone" else None),
+                                     every)
     folder = scratch_folder("sbw-06-run-")
     try:
         result = fit(model, recipe.examples, recipe.objective, config, dev=lesson.data.stsb_dev, output_dir=folder,
@@ -80,7 +88,7 @@ def train(lesson: Lesson06, name: str, start: str, recipe: Recipe, seed: int | N
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     model.head = None  # the MLP is used in training only (the paper's unsupervised default)
-    row = score_row(lesson, name, start, isotropy.model_row(model, s.EVAL_BATCH)) if keep_row else None
+    row = score_row(lesson, name, start, row_of(lesson, model, start)) if keep_row else None
     end = {} if views is None else end_point(lesson, model, recipe.dropout, views)
     start_dev = lesson.starting_rows()[start].dev
     run = Run(name, start, result.steps, result.seconds, dict(path.trajectory),
@@ -94,7 +102,7 @@ def train(lesson: Lesson06, name: str, start: str, recipe: Recipe, seed: int | N
 def end_point(lesson: Lesson06, model, dropout: float, views) -> dict:
     """§3's numbers for one run from the cone: the positive pair's distance as training sees it (``views``, the
     notebook's function), the geometry on STS-B dev and the seven-set STS average."""
-    row = isotropy.model_row(model, lesson.sizes.EVAL_BATCH)
+    row = row_of(lesson, model, "cone")
     distance = views(model, dropout, lesson.data.uniform_sentences[:lesson.sizes.VIEW_SENTENCES])
     contrastive.set_dropout(model, 0.1)
     model.eval()

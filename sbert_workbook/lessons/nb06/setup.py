@@ -21,7 +21,7 @@ from sbert_workbook.encoding.resolve import resolve_model
 from sbert_workbook.lessons.setup import Lesson
 from sbert_workbook.lessons.setup import begin as begin_lesson
 from sbert_workbook.training import contrastive, isotropy
-from sbert_workbook.training.bag_of_words import bag_of_words_of
+from sbert_workbook.training.bag_of_words import TokenIds, bag_of_words_of, bag_of_words_row
 from sbert_workbook.training.examples import concatenate, nli_pairs, nli_positive_pairs, nli_triplets
 from sbert_workbook.training.siamese import SiameseModel
 
@@ -68,6 +68,7 @@ class Lesson06(Lesson):
     raw: dict = field(default_factory=dict)  # start → frozen raw row (raw_pooling), holds vectors, no model
     start_row: dict = field(default_factory=dict)  # start → frozen row in the training pooling (paths start here)
     demo: tuple = ()  # §1: the start model's vectors of a few SNLI entailment pairs
+    token_ids: TokenIds | None = None  # the cone's token ids of every sentence read, tokenised once
     _starting: dict = field(default_factory=dict, repr=False)
 
     @property
@@ -150,7 +151,7 @@ def begin(quick="auto", model="auto", seed=0, device=None, sizes=None, pooling=N
     start.pooling = ("cls" if is_bert_base else "mean") if pooling == "auto" else pooling
     lesson = Lesson06(**vars(lesson), resolved=resolved, tokenizer=start.tokenizer, pooling=start.pooling,
                       raw_pooling="first_last_avg" if is_bert_base else start.pooling, is_bert_base=is_bert_base,
-                      cone=bag_of_words_of(start))
+                      cone=bag_of_words_of(start), token_ids=TokenIds(start.tokenizer, start.encoder().position_limit))
     lesson.data = load_data(lesson)
     _keep_start_vectors(lesson, start)
     del start
@@ -171,7 +172,8 @@ def _keep_start_vectors(lesson: Lesson06, start: SiameseModel) -> None:
     for name, model in (("cone", lesson.cone), ("start model", start)):
         wanted = lesson.sentences_for(name) + lesson.calibration_for(name)
         pooling = lesson.raw_pooling if name == "start model" else None
-        lesson.raw[name] = isotropy.frozen_row(isotropy.model_row(model, batch, pooling), wanted, f"the {name}'s raw row")
+        row = bag_of_words_row(model, lesson.token_ids) if name == "cone" else isotropy.model_row(model, batch, pooling)
+        lesson.raw[name] = isotropy.frozen_row(row, wanted, f"the {name}'s raw row")
         geometry = lesson.sentences_for(name)
         lesson.start_row[name] = (lesson.raw[name] if pooling in (None, model.pooling) else
                                   isotropy.frozen_row(isotropy.model_row(model, batch), geometry, f"the {name}"))
