@@ -79,8 +79,6 @@ OWN_CACHE_PARAMETERS = {
     "04_siamese_finetuning": {"NLI_STEPS": 20, "STSB_STEPS": 20, "STS_LIMIT": 50, "DEV_PAIRS": 50, "ABLATION_STEPS": 5,
                               "SEED_RUNS": 3, "CROSS_STEPS": 4},
     "05_bert_flow": {"PAIRS_PER_SET": 20, "FIT_PAIRS": 20, "NLI_PAIRS": 50},
-    "06_contrastive_simcse": {"STEPS": 4, "UNSUP_SENTENCES": 48, "DEV_PAIRS": 16, "PAIRS_PER_SET": 8, "PROBE_PAIRS": 40,
-                              "CACHE_BATCH": 4, "CONE_STEPS": 20, "CONE_SEEDS": 2, "CONE_BATCH_SIZE": 16, "CONE_PAIRS_PER_SET": 20},
 }
 
 

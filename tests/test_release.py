@@ -38,7 +38,8 @@ def test_a_check_grades_without_the_solutions(capsys):
 
 
 @pytest.mark.parametrize("name, telltale", [("ex05_snmean", "StandardNormalization()"), ("ex05_edit", "edit_distance("),
-                                            ("ex05_sif", "sif_weights("), ("ex06_alignment", "alignment(")])
+                                            ("ex05_sif", "sif_weights("), ("ex06_alignment", "alignment("),
+                                            ("ex06_infonce", "normalize(")])
 def test_these_check_cells_compute_their_reference_out_of_sight(name, telltale):
     """The call that would give the answer away lives in sbert_workbook/checks/, not in the check cell."""
     import re

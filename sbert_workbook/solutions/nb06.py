@@ -40,7 +40,7 @@ def _alignment(align_u, align_v, normalise: bool = True, squared: bool = True, r
     "summed over the pairs instead of averaged": lambda align_u, align_v: _alignment(align_u, align_v, reduce=torch.sum),
 })
 def ex06_alignment(align_u, align_v):
-    """ℓ_align = mean over pairs of ‖û − v̂‖², û and v̂ unit-normalised (Wang & Isola, 2020; SimCSE §5)."""
+    """ℓ_align = mean over pairs of ‖û − v̂‖², û and v̂ unit-normalised (Wang & Isola, 2020; SimCSE §2, Eq. 2)."""
     return _alignment(align_u, align_v)
 
 
