@@ -155,8 +155,10 @@ def test_the_ladder_finds_the_fix_a_planted_rogue_dimension_calls_for():
 def test_the_verdict_is_no_fix_when_no_interval_lies_above_zero():
     ties = {"centre": Interval(0.4, -0.2, 1.0, "x"), "SN": Interval(-2.0, -3.0, -1.0, "x")}
     assert Ladder(None, ties, {}).verdict() == "needs no fix" and Ladder(None, ties, {}).best == "centre"
-    helps = {**ties, "flow": Interval(1.5, 0.5, 2.5, "x"), "whitening": Interval(0.9, 0.1, 1.7, "x")}
-    assert Ladder(None, helps, {}).verdict() == "needs flow"
+    small = {**ties, "whitening": Interval(0.9, 0.1, 1.7, "x")}  # sure, but under a point: not needed
+    assert Ladder(None, small, {}).verdict() == "needs no fix" and Ladder(None, small, {}).best == "whitening"
+    helps = {**small, "flow": Interval(1.5, 0.5, 2.5, "x"), "SN": Interval(2.5, -0.5, 5.5, "x")}
+    assert Ladder(None, helps, {}).verdict() == "needs flow", "the largest sure gain, not the largest gain"
 
 
 def test_fixes_refuse_too_few_vectors():

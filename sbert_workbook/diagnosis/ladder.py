@@ -4,8 +4,10 @@ The sentences are the seven STS test sets' (a sample of pairs from each, :func:`
 all of their sentences without labels (BERT-flow's "target" setting, as whitening is fitted too), then each pair is
 scored by the cosine of its fixed vectors. A fix's change is the seven-set mean Spearman × 100 with it minus without
 it, and its interval the paired bootstrap over the same test pairs (:func:`~sbert_workbook.evaluation.uncertainty.paired_bootstrap`:
-every set's pairs resampled at once; 03). The verdict is computed, never typed: a model *needs* the fix whose interval
-lies wholly above zero with the largest change, and *needs no fix* when none does.
+every set's pairs resampled at once; 03). The verdict is computed, never typed: a model *needs* the fix with the largest
+change among those whose interval lies wholly above zero and whose change is at least :data:`MIN_GAIN` (one Spearman
+point: with thousands of test pairs a tenth of a point can be "sure" and still not worth a post-processing step), and
+*needs no fix* when none does.
 """
 from __future__ import annotations
 
@@ -21,6 +23,8 @@ from sbert_workbook.evaluation.similarity import cosine_similarity
 from sbert_workbook.evaluation.uncertainty import Interval, paired_bootstrap, spearman_rows
 
 NO_FIX = "no fix"
+#: The least change of the seven-set mean Spearman × 100 a fix must bring (beyond its interval) for a model to need it.
+MIN_GAIN = 1.0
 
 
 def sts_sample(pairs_per_set: int | None, seed: int = 0, datasets: Sequence[str] = SEVEN_STS_SETS,
@@ -76,8 +80,10 @@ class Ladder:
 
     @property
     def needed(self) -> str | None:
-        """The fix the model needs (largest change among those whose interval lies above 0), or None."""
-        helping = [name for name, interval in self.intervals.items() if interval.direction == "higher"]
+        """The fix the model needs (the largest change among those whose interval lies above 0 and that gain at least
+        :data:`MIN_GAIN`), or None."""
+        helping = [name for name, interval in self.intervals.items()
+                   if interval.direction == "higher" and interval.difference >= MIN_GAIN]
         return max(helping, key=lambda name: self.intervals[name].difference) if helping else None
 
     def verdict(self) -> str:

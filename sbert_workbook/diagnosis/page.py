@@ -89,8 +89,8 @@ def as_html(found) -> str:
         sections.append("<h2>Alignment and uniformity (lower is better)</h2>" + rounded(found.plane))
     sections += [f"<h2>Skipped</h2><p>{html.escape('; '.join(f'{k}: {v}' for k, v in found.skipped.items()))}</p>"
                  if found.skipped else "",
-                 f'<p class="note">Sizes: {html.escape(json.dumps(found.settings))}; {found.seconds:.0f} s. '
-                 f"{html.escape(SOURCES)}</p>"]
+                 f'<p class="note">Sizes: {html.escape(json.dumps(found.settings))}'
+                 + (f"; diagnosed in {found.seconds:.0f} s" if found.seconds else "") + f". {html.escape(SOURCES)}</p>"]
     return (f"<!doctype html><html><head><meta charset='utf-8'><title>Diagnosis: {html.escape(found.subject)}</title>"
             f"<style>{STYLE}</style></head><body>{''.join(sections)}</body></html>")
 

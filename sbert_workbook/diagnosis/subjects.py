@@ -29,6 +29,7 @@ class Subject:
     embed: Callable[[Sequence[str]], np.ndarray]
     word_vectors: Callable[[], tuple[np.ndarray, np.ndarray, str]]  # (vectors, frequency rank per row, rank source)
     reads_english: bool = True
+    pooling: str = ""  # how a sentence becomes one vector, and why
     toy_sentences: Callable[[int, int], list[str]] | None = None  # (n, seed) -> sentences it can read, when not English
 
 
@@ -56,7 +57,7 @@ def encoder_subject(encoder, batch_size: int = 64, wordfreq_words: int = 30_000)
     kind = "sentence-transformers model" if encoder.modules.from_model else "transformer"
     return Subject(encoder.name, kind, f"{encoder.resolved.describe()}; {encoder.modules.describe()}",
                    lambda sentences: encoder.encode(list(sentences), batch_size=batch_size).double().numpy(),
-                   word_vectors)
+                   word_vectors, pooling=encoder.modules.describe())
 
 
 def glove_subject() -> Subject:
@@ -70,8 +71,9 @@ def glove_subject() -> Subject:
         rows = min(GLOVE_VOCABULARY, len(glove.words))
         return np.asarray(glove.vectors[:rows], dtype=np.float64), np.arange(rows), f"GloVe's own order (row = rank), top {rows}"
 
-    return Subject(GLOVE_NAME, "word vectors", f"{GLOVE_NAME} ({glove.source}); pooling: mean of the word vectors, "
-                   "every token (no transformer)", lambda sentences: encoder.encode(list(sentences)).numpy(), word_vectors)
+    pooling = "pooling: mean of the word vectors, every token (no transformer)"
+    return Subject(GLOVE_NAME, "word vectors", f"{GLOVE_NAME} ({glove.source}); {pooling}",
+                   lambda sentences: encoder.encode(list(sentences)).numpy(), word_vectors, pooling=pooling)
 
 
 def tiny_mlm_subject(seed: int = 0, steps: int = 400) -> Subject:
@@ -98,6 +100,7 @@ def tiny_mlm_subject(seed: int = 0, steps: int = 400) -> Subject:
     def toy_sentences(n, sample_seed):
         return [language.decode(row) for row in language.sample(n, tiny.length, np.random.default_rng(sample_seed))]
 
+    pooling = "pooling: mean of the last hidden states over the words"
     return Subject(f"tiny MLM ({steps} steps)", "toy MLM", f"01's tiny MLM: {tiny.describe()}, trained {steps} steps here "
-                   f"on the toy language (seed {seed}); pooling: mean of the last hidden states", embed, word_vectors,
-                   reads_english=False, toy_sentences=toy_sentences)
+                   f"on the toy language (seed {seed}); {pooling}", embed, word_vectors,
+                   reads_english=False, pooling=pooling, toy_sentences=toy_sentences)
