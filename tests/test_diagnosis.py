@@ -166,3 +166,17 @@ def test_fixes_refuse_too_few_vectors():
         fixes.standardise(np.ones((1, 4)))
     with pytest.raises(ValueError, match="at least 3 vectors"):
         cone.isoscore(torch.ones(2, 4))
+
+
+def test_the_plane_says_when_the_sample_holds_too_few_positive_pairs():
+    from sbert_workbook.diagnosis.plane import TooFewPositivesError, plane_points
+
+    pairs = planted_sts(n_pairs=20)
+    data = pairs.sets["planted"]
+    one_positive = StsData("stsb", "test", data.sentences1, data.sentences2, np.r_[4.5, np.zeros(19)], data.subsets,
+                           "planted", (0.0, 5.0))
+    with pytest.raises(TooFewPositivesError, match="at least 2 positive pairs: Only 1 pairs of stsb"):
+        plane_points(pairs, one_positive, {})
+    two = StsData("stsb", "test", data.sentences1, data.sentences2, np.r_[4.5, 4.8, np.zeros(18)], data.subsets, "planted", (0.0, 5.0))
+    table = plane_points(pairs, two, {"SN": fixes.standardise(pairs.vectors)})
+    assert list(table.index) == ["no fix", "SN"] and table.attrs["positives"] == "2 stsb test pairs scored above 4"

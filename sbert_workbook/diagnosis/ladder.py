@@ -40,6 +40,16 @@ def corpus_of(sets: Mapping[str, StsData]) -> list[str]:
     return list(dict.fromkeys(s for data in sets.values() for s in (*data.sentences1, *data.sentences2)))
 
 
+def effect(interval: Interval) -> str:
+    """'helps' or 'hurts' when the interval lies wholly on one side of 0 and the change is at least :data:`MIN_GAIN`,
+    else 'no sure change of a point'."""
+    if interval.direction == "higher" and interval.difference >= MIN_GAIN:
+        return "helps"
+    if interval.direction == "lower" and interval.difference <= -MIN_GAIN:
+        return "hurts"
+    return "no sure change of a point"
+
+
 @dataclass
 class PairVectors:
     """The corpus's vectors, looked up for each set's two columns of sentences."""
@@ -82,8 +92,7 @@ class Ladder:
     def needed(self) -> str | None:
         """The fix the model needs (the largest change among those whose interval lies above 0 and that gain at least
         :data:`MIN_GAIN`), or None."""
-        helping = [name for name, interval in self.intervals.items()
-                   if interval.direction == "higher" and interval.difference >= MIN_GAIN]
+        helping = [name for name, interval in self.intervals.items() if effect(interval) == "helps"]
         return max(helping, key=lambda name: self.intervals[name].difference) if helping else None
 
     def verdict(self) -> str:

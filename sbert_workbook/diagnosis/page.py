@@ -67,7 +67,7 @@ def forest_svg(intervals: dict[str, Interval], width: int = 640, row: int = 24) 
 def as_html(found) -> str:
     """The diagnosis as one standalone HTML page."""
     head, ladder = found.headline(), found.ladder
-    rounded = lambda frame: frame.round(3).to_html(border=0)  # noqa: E731
+    rounded = lambda frame, digits=3: frame.round(digits).to_html(border=0)  # noqa: E731
     sections = [f"<h1>Diagnosis: {html.escape(found.subject)}</h1><p>{html.escape(found.described)}</p>",
                 f'<div class="headline"><b>Verdict: this model {html.escape(found.verdict())}.</b><br>'
                 f"IsoScore {head['IsoScore']:.3f} (isotropic data of this size: "
@@ -77,13 +77,13 @@ def as_html(found) -> str:
                 + (f"; best fix {html.escape(head['best fix'])}: {html.escape(head['its change'])}" if head["best fix"] else "")
                 + "</div>",
                 "<h2>The cone</h2>" + rounded(pd.Series(found.cone, name="value").to_frame()),
-                "<h2>Rogue dimensions</h2>" + rounded(found.rogue)]
+                "<h2>Rogue dimensions</h2>" + rounded(found.rogue, 4)]
     if found.standardisation is not None:
         sections.append(f"<p>STS when every dimension is standardised: {html.escape(found.standardisation.described())}</p>")
     if found.frequency is not None:
         sections.append("<h2>Frequency (word vectors by frequency rank)</h2>" + rounded(found.frequency))
     if ladder is not None:
-        sections += ["<h2>The fix ladder (Spearman × 100 of cosine)</h2>" + rounded(ladder.table),
+        sections += ["<h2>The fix ladder (Spearman × 100 of cosine)</h2>" + rounded(ladder.table, 2),
                      forest_svg(ladder.intervals)]
     if found.plane is not None:
         sections.append("<h2>Alignment and uniformity (lower is better)</h2>" + rounded(found.plane))

@@ -19,10 +19,17 @@ from sbert_workbook.evaluation.geometry import alignment, uniformity
 from sbert_workbook.training.isotropy import positive_pairs
 
 
+class TooFewPositivesError(ValueError):
+    """The sample holds fewer than 2 positive pairs, so alignment cannot be measured; the message says what to do."""
+
+
 def plane_points(pairs: PairVectors, positives_from: StsData, fixes: Mapping[str, Callable],
                  uniformity_sentences: int | None = 2000) -> pd.DataFrame:
     """ℓ_align and ℓ_uniform of the model's vectors (row ``no fix``) and of each fixed version (one row per fix)."""
-    first, second = positive_pairs(positives_from)
+    try:
+        first, second = positive_pairs(positives_from)
+    except ValueError as why:
+        raise TooFewPositivesError(f"alignment needs at least 2 positive pairs: {why}") from None
     sentences = pairs.corpus[:uniformity_sentences]
     rows = {}
     for name, fix in {NO_FIX: None, **fixes}.items():

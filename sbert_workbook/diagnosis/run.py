@@ -120,5 +120,8 @@ def _measure(found: Diagnosis, subject: Subject, sets, sentences, vectors, seed:
     found.ladder = climb(rungs, pairs, seed, settings["resamples"], progress=lambda name: bar.set_description(f"fix ladder: {name}"))
     bar.update(1)
     bar.set_description(STEPS[4])
-    found.plane = plane.plane_points(pairs, sets["stsb"], found.ladder.fitted, settings["uniformity_sentences"])
+    try:
+        found.plane = plane.plane_points(pairs, sets["stsb"], found.ladder.fitted, settings["uniformity_sentences"])
+    except plane.TooFewPositivesError as why:
+        found.skipped["alignment and uniformity"] = str(why)
     bar.update(1)

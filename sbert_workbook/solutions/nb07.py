@@ -19,7 +19,8 @@ def _contributions(unit: np.ndarray, pairs_with_itself: bool = False) -> np.ndar
 
 
 @solution(wrong={
-    "not normalised: the raw products x_ji x_ki instead of the unit vectors'": lambda vectors: _contributions(np.asarray(vectors, dtype=np.float64)),
+    "half: each unordered pair j < k counted once but divided by the n(n − 1) ordered pairs":
+        lambda vectors: _contributions(_unit(vectors)) / 2,
     "each sentence paired with itself too (j = k kept: divided by n², not n(n − 1))": lambda vectors: _contributions(_unit(vectors), True),
     "the shares CC(i) / E cos instead of the contributions": lambda vectors: _contributions(_unit(vectors)) / _contributions(_unit(vectors)).sum(),
 })

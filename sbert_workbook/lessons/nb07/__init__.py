@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from sbert_workbook.diagnosis import cone, fixes, frequency, rogue
-from sbert_workbook.diagnosis.ladder import PairVectors, climb
+from sbert_workbook.diagnosis.ladder import PairVectors, climb, effect
 from sbert_workbook.diagnosis.run import Diagnosis, sentences_of
 from sbert_workbook.diagnosis.subjects import Subject, load_subject
 from sbert_workbook.evaluation.interval_plots import interval_forest_figure
@@ -136,7 +136,7 @@ def rogue_report(lesson: Lesson07) -> Report:
         lesson.found.standardisation = interval
         parts += [f"STS when every dimension is standardised (Timkey & van Schijndel's protocol): {interval.described()}",
                   interval_forest_figure({"standardised − as is": interval}, "Seven-set mean Spearman, standardised vs as is")]
-        verdicts |= verdict(NOTEBOOK, "STS after standardising the dimensions", interval.direction)
+        verdicts |= verdict(NOTEBOOK, "STS after standardising the dimensions", effect(interval))
     else:
         lesson.found.skipped["rogue dimensions' STS"] = _why_not(lesson)
         parts.append(f"No STS here: {_why_not(lesson)}.")

@@ -61,7 +61,11 @@ def plane_report(lesson: Lesson07, ladder: Ladder | None) -> Report:
     if ladder is None:
         lesson.found.skipped["alignment and uniformity"] = _why_not(lesson)
         return Report(f"No plane: {_why_not(lesson)}.")
-    points = plane.plane_points(lesson.pairs, lesson.sets["stsb"], ladder.fitted, lesson.sizes.UNIFORMITY_SENTENCES)
+    try:
+        points = plane.plane_points(lesson.pairs, lesson.sets["stsb"], ladder.fitted, lesson.sizes.UNIFORMITY_SENTENCES)
+    except plane.TooFewPositivesError as why:
+        lesson.found.skipped["alignment and uniformity"] = str(why)
+        return Report(f"No plane: {why}.")
     lesson.found.plane = points
     start = points.loc[NO_FIX]
     whitening = next(name for name in points.index if name.startswith("whitening"))
