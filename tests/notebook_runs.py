@@ -30,6 +30,8 @@ REPO = Path(__file__).resolve().parents[1]
 from conftest import OWN_CACHE, STANDIN  # noqa: E402 - the variants are named once, in conftest.py
 
 VARIANTS = [OWN_CACHE, STANDIN]
+
+
 def suite_parameters(notebook: Path, variant: str) -> dict:
     """The parameters the suite runs ``notebook`` with: ``SIZES`` from the lesson's manifest, its ``suite`` values for the
     embedded model and its ``standin`` values for the bert-base-shaped stand-in.
@@ -41,45 +43,7 @@ def suite_parameters(notebook: Path, variant: str) -> dict:
     """
     from sbert_workbook.lessons.manifest import manifest
 
-    if not is_lesson_first(notebook):
-        return (STANDIN_PARAMETERS if variant == STANDIN else OWN_CACHE_PARAMETERS).get(notebook.stem, {})
     return {"SIZES": manifest(notebook.stem).sizes_for("standin" if variant == STANDIN else "suite")}
-
-
-def is_lesson_first(notebook: Path) -> bool:
-    """Whether the notebook takes its sizes from its manifest (a ``SIZES`` parameter) rather than its own cells."""
-    parameters = next(cell for cell in nbformat.read(notebook, 4).cells if "parameters" in tags(cell))
-    return re.search(r"^SIZES = ", parameters.source, re.M) is not None
-
-
-# Transitional: the sizes of the notebooks not yet taking theirs from a manifest.
-#: Smaller samples than quick mode's for the stand-in, whose 768 × 12 forward passes cost ~8 times MiniLM's (the
-#: linear layers were 70 % of 06's stand-in run): the branches are what is tested, not the numbers, so each sample is
-#: the least that still runs every branch (a correlation needs 2 pairs, a probe every label, a subset table 2 pairs).
-STANDIN_PARAMETERS = {
-    "01_mlm_to_similarity": {"TRAIN_STEPS": 40},  # the tiny BERT is the same in both variants: its steps test nothing new
-    "05_bert_flow": {"PAIRS_PER_SET": 4, "FIT_PAIRS": 4, "NLI_PAIRS": 8},
-    # 06: six bert-base copies trained (1 step each, scored before and after: ~20 s a run on one CPU thread) and scored
-    # on every set: 4 dev pairs, 3 pairs per set (the least a bootstrap interval takes; wmean is then NaN, as the
-    # table's caption allows), 16 SICK pairs per
-    # split (the first with every label), batches of 2 (one in-batch negative), the float64 gradient-cache demo on 2 pairs
-    # for one step each way (its 4 float64 bert-base steps were 47 s of this run's 154 s of cells, one thread, beside another run).
-    "06_contrastive_simcse": {"STEPS": 1, "BATCH_SIZE": 2, "UNSUP_SENTENCES": 8, "DEV_PAIRS": 4, "PAIRS_PER_SET": 3,
-                              "PROBE_PAIRS": 16, "CACHE_BATCH": 2, "CACHE_STEPS": 1, "CONE_STEPS": 4, "CONE_SEEDS": 2,
-                              "CONE_BATCH_SIZE": 4, "CONE_PAIRS_PER_SET": 3},
-}
-
-
-#: The suite's embedded-model runs of the heaviest lessons use smaller samples and fewer steps than quick mode as
-#: shipped (they test behaviour: every branch, output, caption and exercise check; the figures are not what is
-#: tested). Quick mode as shipped runs end to end in `./workbook colab-check` (.ci/run) and in
-#: `tools/section_times.py`, whose idle times the notebooks and TEACHING.md state. Without these, 04 and 06 alone
-#: were a third of the suite's 17 minutes (issue 21). Every exercise check and every optional section still runs.
-OWN_CACHE_PARAMETERS = {
-    "04_siamese_finetuning": {"NLI_STEPS": 20, "STSB_STEPS": 20, "STS_LIMIT": 50, "DEV_PAIRS": 50, "ABLATION_STEPS": 5,
-                              "SEED_RUNS": 3, "CROSS_STEPS": 4},
-    "05_bert_flow": {"PAIRS_PER_SET": 20, "FIT_PAIRS": 20, "NLI_PAIRS": 50},
-}
 
 
 SOLUTION_LINE = re.compile(r'^(\w+) = solution_or\("(ex\d\d_\w+)", \1\)$')
