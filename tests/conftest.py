@@ -35,7 +35,7 @@ def encoder():
 def shown(monkeypatch) -> list[object]:
     """Everything interactive_figure shows (figures or messages), in order, as well as writing it into its Output."""
     from sbert_workbook.app import widgets
-    from sbert_workbook.live_output import show
+    from sbert_workbook.teaching.live_output import show
 
     displayed: list[object] = []
     monkeypatch.setattr(widgets, "show", lambda output, shown, said="": (displayed.append(shown), show(output, shown, said)))

@@ -23,53 +23,27 @@ from pathlib import Path
 import nbformat
 
 from sbert_workbook.app.runbook import ONE_THREAD, NotebookRun, Scratch, run_notebook, with_parameters
-from sbert_workbook.exercises import NOT_ATTEMPTED, SOLUTIONS_ENV_VAR, find_solution
-from sbert_workbook.story import STORY_ENV_VAR, read
+from sbert_workbook.teaching.exercises import NOT_ATTEMPTED, SOLUTIONS_ENV_VAR, find_solution
+from sbert_workbook.teaching.story import STORY_ENV_VAR, read
 
 REPO = Path(__file__).resolve().parents[1]
 from conftest import OWN_CACHE, STANDIN  # noqa: E402 - the variants are named once, in conftest.py
 
 VARIANTS = [OWN_CACHE, STANDIN]
-#: Smaller samples than quick mode's for the stand-in, whose 768 × 12 forward passes cost ~8 times MiniLM's (the
-#: linear layers were 70 % of 06's stand-in run): the branches are what is tested, not the numbers, so each sample is
-#: the least that still runs every branch (a correlation needs 2 pairs, a probe every label, a subset table 2 pairs).
-STANDIN_PARAMETERS = {
-    "01_mlm_to_similarity": {"TRAIN_STEPS": 40},  # the tiny BERT is the same in both variants: its steps test nothing new
-    "02_anisotropy": {"N_PER_DATASET": 16, "STSB_PAIRS": 40, "QUERIES_PER_BUCKET": 50},
-    "03_pooling_and_sts": {"QUICK_PAIRS": 8, "RERANK_PAIRS": 40, "RERANK_QUERIES": 4, "RERANK_STEPS": 2,
-                           "PAIRS_PER_SUBSET": 2, "PROBE_PAIRS": 24, "ENGINE_SENTENCES": 16, "TIMING_PAIRS": 16},
-    "05_bert_flow": {"PAIRS_PER_SET": 4, "FIT_PAIRS": 4, "NLI_PAIRS": 8},
-    # 04: bert-base training steps dominate (~30 of batch 16 before), so batches of 2 pairs and fewer steps; three
-    # ablation variants (mean and max pooling, then (u, v): both tables get rows) of one step, one more seed for §6.1,
-    # no resumable checkpoints in §5 (~1.3 GB each with bert-base; §7 still writes and resumes them), §1.2 timed on 4
-    # and 8 sentences.
-    "04_siamese_finetuning": {"BATCH_SIZE": 2, "NLI_STEPS": 2, "STSB_STEPS": 2, "ABLATION_STEPS": 1, "ABLATION_VARIANTS": 3,
-                              "SEED_RUNS": 2, "SAVE_CHECKPOINTS": False, "CROSS_STEPS": 2, "COST_SIZES": (4, 8),
-                              "STS_LIMIT": 4, "DEV_PAIRS": 4},
-    # 06: six bert-base copies trained (1 step each, scored before and after: ~20 s a run on one CPU thread) and scored
-    # on every set: 4 dev pairs, 3 pairs per set (the least a bootstrap interval takes; wmean is then NaN, as the
-    # table's caption allows), 16 SICK pairs per
-    # split (the first with every label), batches of 2 (one in-batch negative), the float64 gradient-cache demo on 2 pairs
-    # for one step each way (its 4 float64 bert-base steps were 47 s of this run's 154 s of cells, one thread, beside another run).
-    "06_contrastive_simcse": {"STEPS": 1, "BATCH_SIZE": 2, "UNSUP_SENTENCES": 8, "DEV_PAIRS": 4, "PAIRS_PER_SET": 3,
-                              "PROBE_PAIRS": 16, "CACHE_BATCH": 2, "CACHE_STEPS": 1, "CONE_STEPS": 4, "CONE_SEEDS": 2,
-                              "CONE_BATCH_SIZE": 4, "CONE_PAIRS_PER_SET": 3},
-}
 
 
-#: The suite's embedded-model runs of the heaviest lessons use smaller samples and fewer steps than quick mode as
-#: shipped (they test behaviour: every branch, output, caption and exercise check; the figures are not what is
-#: tested). Quick mode as shipped runs end to end in `./workbook colab-check` (.ci/run) and in
-#: `tools/section_times.py`, whose idle times the notebooks and TEACHING.md state. Without these, 04 and 06 alone
-#: were a third of the suite's 17 minutes (issue 21). Every exercise check and every optional section still runs.
-OWN_CACHE_PARAMETERS = {
-    "03_pooling_and_sts": {"QUICK_PAIRS": 20, "RERANK_QUERIES": 8, "RERANK_STEPS": 2},
-    "04_siamese_finetuning": {"NLI_STEPS": 20, "STSB_STEPS": 20, "STS_LIMIT": 50, "DEV_PAIRS": 50, "ABLATION_STEPS": 5,
-                              "SEED_RUNS": 3, "CROSS_STEPS": 4},
-    "05_bert_flow": {"PAIRS_PER_SET": 20, "FIT_PAIRS": 20, "NLI_PAIRS": 50},
-    "06_contrastive_simcse": {"STEPS": 4, "UNSUP_SENTENCES": 48, "DEV_PAIRS": 16, "PAIRS_PER_SET": 8, "PROBE_PAIRS": 40,
-                              "CACHE_BATCH": 4, "CONE_STEPS": 20, "CONE_SEEDS": 2, "CONE_BATCH_SIZE": 16, "CONE_PAIRS_PER_SET": 20},
-}
+def suite_parameters(notebook: Path, variant: str) -> dict:
+    """The parameters the suite runs ``notebook`` with: ``SIZES`` from the lesson's manifest, its ``suite`` values for the
+    embedded model and its ``standin`` values for the bert-base-shaped stand-in.
+
+    The suite tests behaviour (every branch, output, caption and exercise check), not the figures: its runs use smaller
+    samples and fewer steps than quick mode as shipped, which runs end to end in `./workbook colab-check` and
+    `./workbook book` (.ci/run). The stand-in's 768 × 12 forward passes cost ~8 times MiniLM's, so its sizes are the
+    least that still run every branch (a correlation needs 2 pairs, a probe every label, a subset table 2 pairs).
+    """
+    from sbert_workbook.lessons.manifest import manifest
+
+    return {"SIZES": manifest(notebook.stem).sizes_for("standin" if variant == STANDIN else "suite")}
 
 
 SOLUTION_LINE = re.compile(r'^(\w+) = solution_or\("(ex\d\d_\w+)", \1\)$')
@@ -144,7 +118,7 @@ def trials(scratch: Scratch, exercise_source: str, check_source: str, exercise: 
         failures.append(f"{exercise.name} with its reference solution printed {solved!r}, not one ✓ line")
     for description in find_solution(exercise.name).wrong_answers:
         said = scratch.run(
-            "from sbert_workbook.exercises import call_with as _call_with, find_solution as _find_solution\n"
+            "from sbert_workbook.teaching.exercises import call_with as _call_with, find_solution as _find_solution\n"
             f"{exercise.variable} = _call_with(_find_solution({exercise.name!r}).wrong_answers[{description!r}], globals())\n"
             f"{check_source}").strip()
         if not said.startswith("✗") or "\n" in said:
@@ -187,7 +161,7 @@ class ExecutedNotebook:
     exercise_failures: list[str] = field(default_factory=list)
     exercises_tried: list[str] = field(default_factory=list)
 
-    story_file: Path | None = None  # the verdicts the run recorded (sbert_workbook.story)
+    story_file: Path | None = None  # the verdicts the run recorded (sbert_workbook.teaching.story)
 
     @property
     def verdicts(self) -> dict[str, str]:
@@ -254,7 +228,7 @@ class NotebookRuns:
         result = ExecutedNotebook(notebook, variant)
         standin = variant == STANDIN
         hook = None
-        parameters = (STANDIN_PARAMETERS if standin else OWN_CACHE_PARAMETERS).get(notebook.stem)
+        parameters = suite_parameters(notebook, variant)
         if not standin:  # the cells as the kernel runs them: with the injected-parameters cell, if any
             as_run = with_parameters(nbformat.read(notebook, 4), parameters)
             exercises, _problems = find_exercises(as_run, notebook_number(notebook))

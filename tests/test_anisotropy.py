@@ -13,6 +13,7 @@ from sbert_workbook.anisotropy import metrics as an
 from sbert_workbook.anisotropy import plots as ap
 from sbert_workbook.evaluation import geometry
 from sbert_workbook.anisotropy import word_frequency as wf
+from sbert_workbook.encoding.views import layer_vectors
 from sbert_workbook.evaluation.similarity import mean_cosine
 
 
@@ -44,6 +45,29 @@ def test_random_pair_cosines_never_pair_a_vector_with_itself():
     # rows of the identity are orthogonal: every distinct pair has cosine 0, a self-pair would give 1
     cosines = an.random_pair_cosines(np.eye(5), n_pairs=500, seed=0)
     assert cosines.shape == (500,) and np.allclose(cosines, 0)
+
+
+def test_a_resampled_mean_cosine_leaves_out_pairs_of_one_sentence_drawn_twice():
+    x = np.random.default_rng(2).normal(size=(6, 4)) + 1.0
+    assert an.resampled_mean_cosine(x, np.ones(6))[0] == pytest.approx(mean_cosine(x))
+    weights = np.array([2, 0, 1, 3, 0, 0])
+    drawn = np.repeat(np.arange(6), weights)  # the resample: sentence 0 twice, 2 once, 3 three times
+    unit = x / np.linalg.norm(x, axis=1, keepdims=True)
+    by_hand = [unit[i] @ unit[j] for a, i in enumerate(drawn) for b, j in enumerate(drawn) if a != b and i != j]
+    assert an.resampled_mean_cosine(x, weights)[0] == pytest.approx(np.mean(by_hand))
+
+
+def test_mean_cosine_intervals_part_a_cone_from_a_ball_and_tie_two_balls():
+    rng = np.random.default_rng(4)
+    ball = rng.normal(size=(300, 8))
+    views = {"cone": ball + 3.0, "ball": ball, "another ball": rng.normal(size=(300, 8))}
+    intervals = an.mean_cosine_intervals(views, [("cone", "ball"), ("ball", "another ball")], resamples=300)
+    cone = intervals["cone − ball"]
+    assert cone.verdict == "apart" and cone.difference == pytest.approx(mean_cosine(views["cone"]) - mean_cosine(ball))
+    assert cone.low < cone.difference < cone.high and "300 sentences" in cone.method
+    assert intervals["ball − another ball"].verdict == "tie"
+    with pytest.raises(ValueError, match="same sentences"):
+        an.mean_cosine_intervals({"a": ball, "b": ball[:10]}, [("a", "b")])
 
 
 def test_matrix_of_one_vector_is_rejected_with_a_clear_message():
@@ -154,6 +178,19 @@ def test_layer_views_agree_with_the_encoders_poolings(encoder):
     table = an.layerwise_anisotropy(views)
     assert table.shape == (encoder.num_hidden_states, 3)
     assert table.loc[2, "tokens"] == pytest.approx(mean_cosine(views["tokens"][2]))
+
+
+def test_layer_views_draw_the_same_tokens_whatever_the_sentences_per_pass(encoder):
+    """The token sample is drawn from all the sentences' tokens at once; passes over a few sentences keep only theirs."""
+    sentences = ["A man is playing a guitar.", "Dogs run.", "Dogs run.", "The weather is sunny and warm in the city.",
+                 "A woman slices an onion.", "Two kids play football in the park."]
+    every_token = torch.cat(layer_vectors(encoder, sentences, ("tokens",), batch_size=4)["tokens"], dim=1)
+    drawn = np.sort(np.random.default_rng(3).permutation(every_token.shape[1])[:9])
+    for per_pass in (1, 4, len(sentences)):
+        views = an.layer_views(encoder, sentences, batch_size=2, max_tokens=9, seed=3, sentences_per_pass=per_pass)
+        assert np.allclose(np.stack(views["tokens"]), every_token[:, drawn].numpy(), atol=1e-5)
+        assert np.allclose(views["mean"][-1], encoder.encode(sentences, pooling="mean").numpy(), atol=1e-5)
+    assert an.inner_token_counts(encoder, sentences).sum() == every_token.shape[1]
 
 
 # ----------------------------------------------------------------------------- word frequency

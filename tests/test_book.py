@@ -208,6 +208,25 @@ def check_page(page, notebook: Path, executed: Path, log) -> None:
     readouts = sorted(page.locator(".widget-slider .widget-readout").all_inner_texts())
     assert readouts == stored_control_values(executed), f"{notebook.name}: sliders show {readouts}"
     assert not log["errors"], f"{notebook.name}: page errors {log['errors'][:3]}"
+    check_hidden_code(page, notebook)
+
+
+def hidden_cells(notebook: Path) -> int:
+    return sum("hide-input" in cell.metadata.get("tags", []) for cell in nbformat.read(notebook, 4).cells if cell.cell_type == "code")
+
+
+def check_hidden_code(page, notebook: Path) -> None:
+    """Every cell tagged hide-input shows its outputs with its code folded; "show code" unfolds it."""
+    toggles = page.locator("details.sbw-hidden-code")
+    assert toggles.count() == hidden_cells(notebook), f"{notebook.name}: {toggles.count()} folded cells, {hidden_cells(notebook)} hidden"
+    if not toggles.count():
+        return
+    first = toggles.first
+    code = first.locator(".jp-InputArea-editor")
+    assert not code.is_visible(), f"{notebook.name}: a hidden cell's code shows before 'show code' is clicked"
+    first.locator("summary").click()
+    assert code.is_visible() and "#@title" in code.inner_text(), f"{notebook.name}: 'show code' did not unfold the code"
+    first.locator("summary").click()
 
 
 @pytest.fixture

@@ -133,7 +133,7 @@ OUTPUTS_UPDATE = re.compile(rb'"state":\s*\{\s*"outputs"')
 
 def _note_outputs_sent(sent: list[int], payload: str | bytes) -> None:
     """Record a frame the page sent that writes an Output's outputs: the kernel alone writes them
-    (sbert_workbook/live_output.py), so a live figure never comes back as plotly's still PNG."""
+    (sbert_workbook/teaching/live_output.py), so a live figure never comes back as plotly's still PNG."""
     data = payload.encode() if isinstance(payload, str) else payload
     if OUTPUTS_UPDATE.search(data):
         sent.append(len(data))
@@ -142,7 +142,7 @@ def _note_outputs_sent(sent: list[int], payload: str | bytes) -> None:
 def _assert_page_never_wrote_outputs(page, name: str) -> None:
     assert not page.outputs_sent, (
         f"{name}: the page sent {len(page.outputs_sent)} widget updates of an Output's outputs ({page.outputs_sent} bytes): "
-        "a live figure was displayed inside `with output:` instead of written by the kernel (sbert_workbook.live_output.show)")
+        "a live figure was displayed inside `with output:` instead of written by the kernel (sbert_workbook.teaching.live_output.show)")
 
 
 class Server:

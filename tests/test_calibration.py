@@ -179,6 +179,12 @@ def test_pooled_views_look_up_by_sentence_and_encode_new_ones_lazily(encoder):  
     assert len(views) == 4
     with pytest.raises(KeyError, match="never encoded"):
         PooledViews.from_vectors(sentences, {"view": torch.zeros(3, 2)}).get("view", ["Not among them."])
+    frozen = views.frozen()  # 05 §1: the vectors kept, the encoder let go
+    assert frozen.encoder is None and frozen.resolved is encoder.resolved and frozen.poolings == views.poolings
+    asked = [sentences[1], "Not encoded yet.", sentences[2]]
+    assert torch.equal(frozen.get("cls", asked), views.get("cls", asked))
+    with pytest.raises(KeyError, match="never encoded"):
+        frozen.get("mean", ["Never seen before."])
 
 
 

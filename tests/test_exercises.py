@@ -1,6 +1,6 @@
 """Exercises ship unsolved, every check can fail, and every check passes on its reference solution.
 
-The recipe is in ``sbert_workbook/exercises.py``. The kernel test reads each notebook's one quick-mode run on the
+The recipe is in ``sbert_workbook/teaching/exercises.py``. The kernel test reads each notebook's one quick-mode run on the
 embedded model (tests/notebook_runs.py), which, right after each check cell, ran that check again in the same kernel
 with the reference solution (through the SOLUTIONS switch), with every listed wrong answer and with the placeholder.
 """
@@ -15,7 +15,7 @@ import torch
 
 from notebook_runs import find_exercises, notebook_number
 from sbert_workbook.app.runbook import list_notebooks
-from sbert_workbook.exercises import (NOT_ATTEMPTED, SOLUTIONS_ENV_VAR, call_with, check, find_solution, is_placeholder,
+from sbert_workbook.teaching.exercises import (NOT_ATTEMPTED, SOLUTIONS_ENV_VAR, call_with, check, find_solution, is_placeholder,
                                       solution, solution_or)
 
 NOTEBOOKS = list_notebooks()

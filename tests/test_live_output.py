@@ -17,7 +17,7 @@ import plotly.io as pio
 import pytest
 
 from sbert_workbook.app.widgets import interactive_figure
-from sbert_workbook.live_output import as_output, show
+from sbert_workbook.teaching.live_output import as_output, show
 
 PLOTLY = "application/vnd.plotly.v1+json"
 WIDGET = "application/vnd.jupyter.widget-view+json"

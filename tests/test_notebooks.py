@@ -38,8 +38,9 @@ def test_notebook_has_standard_first_cells(notebook):
 CLASSROOM = sorted((NOTEBOOKS[0].parent.parent / "classroom").glob("*.ipynb")) if NOTEBOOKS else []
 
 
-@pytest.mark.parametrize("notebook", NOTEBOOKS + CLASSROOM, ids=lambda p: p.stem)
+@pytest.mark.parametrize("notebook", CLASSROOM, ids=lambda p: p.stem)
 def test_resolve_cell_turns_on_table_captions(notebook):
+    """The classroom apps' resolve cell; a lesson's set-up call turns the captions on (tests/test_lessons.py)."""
     cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
     resolve = "".join([cell for cell in cells if cell["cell_type"] == "code"][2]["source"])
     assert "sbw.show_provenance_captions()" in resolve, (
@@ -48,7 +49,8 @@ def test_resolve_cell_turns_on_table_captions(notebook):
 
 
 #: What a notebook prints only on its bert-base branch, so the stand-in run proves that branch ran.
-STANDIN_BRANCH_TEXT = {"04_siamese_finetuning": "pre-trained weights, the paper's setting with quick mode's few steps"}
+STANDIN_BRANCH_TEXT = {"03_pooling_and_sts": "a raw transformer (no similarity training): its rows are the paper's baselines",
+                       "04_siamese_finetuning": "pre-trained weights, the paper's setting with quick mode's few steps"}
 
 
 @pytest.mark.notebook
@@ -74,7 +76,7 @@ def test_every_displayed_table_says_what_made_it(notebook, variant, notebook_run
 def test_no_check_claims_success_as_shipped(notebook, notebook_runs):
     claimed = checks_claiming_success(notebook_runs.get(notebook, "own-cache").executed)
     assert not claimed, (f"{notebook.name}: exercises ship unsolved, yet these check cells printed ✓ (a check that "
-                         "passes on the placeholder compares nothing; see sbert_workbook/exercises.py):\n" + "\n".join(claimed))
+                         "passes on the placeholder compares nothing; see sbert_workbook/teaching/exercises.py):\n" + "\n".join(claimed))
 
 
 @pytest.mark.notebook

@@ -12,13 +12,13 @@ MAX_LINES = 300
 
 #: Layer of each top-level name in the package: a module may import from its own layer or below.
 LAYERS = {
-    "settings": 0, "devices": 0, "optimizer": 0, "scratch": 0, "published": 0, "exercises": 0, "story": 0,
-    "live_output": 0,
+    "settings": 0, "devices": 0, "optimizer": 0, "published": 0, "teaching": 0,
     "data": 1,
     "encoding": 2,
     "evaluation": 3,
     "mlm": 4, "anisotropy": 4, "training": 4, "calibration": 4,
-    "app": 5, "solutions": 5, "checks": 5,
+    "app": 5, "solutions": 5, "checks": 5, "diagnosis": 5,
+    "lessons": 6,
 }
 LESSONS = {"mlm", "anisotropy", "training", "calibration"}
 
@@ -203,9 +203,10 @@ def package_layout() -> dict[str, set[str]]:
 
 def test_readme_names_every_module_and_only_modules_that_exist():
     readme, package = readme_layout(), package_layout()
-    # solutions/: one module per notebook, written nbNN in the README
-    readme["solutions"] = {m for m in readme.get("solutions", set()) if m != "nbNN"} | \
-        ({m for m in package.get("solutions", set()) if re.fullmatch(r"nb\d\d", m)} if "nbNN" in readme.get("solutions", set()) else set())
+    # solutions/ and lessons/: one module per notebook, written nbNN in the README
+    for folder in ("solutions", "lessons"):
+        readme[folder] = {m for m in readme.get(folder, set()) if m != "nbNN"} | \
+            ({m for m in package.get(folder, set()) if re.fullmatch(r"nb\d\d", m)} if "nbNN" in readme.get(folder, set()) else set())
     missing = [f"{folder}/{name}" if folder else name for folder, names in package.items() for name in sorted(names - readme.get(folder, set()))]
     gone = [f"{folder}/{name}" if folder else name for folder, names in readme.items() for name in sorted(names - package.get(folder, set()))]
     assert not missing and not gone, (f"docs/package.md's layout tree misses {missing} and names {gone}, which do not exist: "

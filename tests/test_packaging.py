@@ -49,7 +49,7 @@ def test_the_core_holds_what_the_notebooks_import_and_the_tools_are_extras():
     assert _names(extras["onnx"]) == {"onnx", "onnxruntime"}
     assert {"jupyterlab", "nbclient", "voila"} <= _names(extras["lab"])
     assert "sbert-workbook[lab,onnx]" in extras["test"], "the test extra brings lab and onnx along"
-    assert '-e ".[lab,onnx,test]"' in (ROOT / "workbook").read_text(), "./workbook installs everything"
+    # What ./workbook lab and ./workbook test install: tests/test_front_door.py runs them with a fake venv.
 
 
 def test_nothing_on_the_core_import_path_imports_an_extra():

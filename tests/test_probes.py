@@ -113,6 +113,9 @@ def test_relatedness_two_ways_reads_one_task_by_cosine_and_by_regressor():
     assert table.loc["toy", "regressor_spearman"] > 90  # |u−v| in dimension 1 is the score, up to its sign
     assert table.loc["toy", "regressor - cosine"] == pytest.approx(
         table.loc["toy", "regressor_spearman"] - table.loc["toy", "cosine_spearman"])
+    drawn = table.attrs["intervals"]["toy"]  # what 03 §9's forest plot draws: the same difference and interval
+    assert drawn.difference == table.loc["toy", "regressor - cosine"] and table.loc["toy", "verdict"] == drawn.verdict
+    assert table.loc["toy", "95 % interval"] == f"[{drawn.low:+.2f}, {drawn.high:+.2f}]"
     figure = relatedness_two_ways_figure(table)
     assert [list(bar.x) for bar in figure.data] == [["toy"], ["toy"]]
     assert figure.data[1].y[0] == table.loc["toy", "regressor_spearman"]

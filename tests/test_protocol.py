@@ -62,6 +62,21 @@ def test_difference_interval_is_the_seven_set_gap_with_its_bootstrap(two_subsets
     assert weighted.difference == pytest.approx(expected, abs=1e-9)
 
 
+def test_an_interval_from_similarities_computed_elsewhere_is_the_calibrated_one(two_subsets):
+    """05 §11 compares two encoders: the same interval, given each pair's similarity instead of a calibrator."""
+    data, embed = two_subsets
+    sn = cal.StandardNormalization().fit(embed(data.sentences1 + data.sentences2))
+    sims = {"sn": {"toy": protocol.pair_similarities(embed, data, sn)}, "raw": {"toy": protocol.pair_similarities(embed, data)}}
+    for aggregation in ("all", "wmean"):
+        given = protocol.similarities_difference_interval({"toy": data}, sims["sn"], sims["raw"], aggregation)
+        assert given == protocol.difference_interval(embed, {"toy": data}, lambda name: sn, lambda name: None, aggregation)
+    forward = protocol.similarities_difference_interval({"toy": data}, sims["sn"], sims["raw"])
+    backward = protocol.similarities_difference_interval({"toy": data}, sims["raw"], sims["sn"])
+    assert backward.difference == pytest.approx(-forward.difference, abs=1e-9)
+    with pytest.raises(ValueError, match="Unknown aggregation"):
+        protocol.similarities_difference_interval({"toy": data}, sims["sn"], sims["raw"], "mean")
+
+
 def test_the_aggregation_gap_interval_holds_the_gap(two_subsets):
     data, embed = two_subsets
     interval = protocol.aggregation_gap_interval(embed, {"toy": data}, lambda name: None)

@@ -1,6 +1,7 @@
-"""QUICK = "auto": full on a GPU, quick on a CPU, one printed line saying which and why.
+"""QUICK = "auto": full where full mode finishes (a CUDA GPU), quick on a CPU and on Apple's MPS, one printed line
+saying which, why and how to switch.
 
-The GPU is faked by replacing torch's CUDA/MPS probes; the environment variable
+The GPUs are faked by replacing torch's CUDA/MPS probes; the environment variable
 SBERT_WORKBOOK_QUICK (which every test runner sets) must keep winning over the parameter.
 """
 from __future__ import annotations
@@ -35,6 +36,12 @@ def with_gpu(monkeypatch):
     monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
 
 
+@pytest.fixture
+def apple_mps(cpu_only, monkeypatch):
+    """An Apple-silicon laptop: no CUDA, MPS available."""
+    monkeypatch.setattr(torch.backends.mps, "is_available", lambda: True)
+
+
 def _decide(capsys, *args):
     quick = sbw.quick_mode(*args)
     lines = capsys.readouterr().out.splitlines()
@@ -48,10 +55,23 @@ def test_auto_is_quick_on_a_cpu_and_says_how_to_run_the_full_version(cpu_only, c
     assert line.startswith("quick mode: on (no GPU found") and "set QUICK = False to run it" in line
 
 
-def test_auto_is_full_on_a_gpu_and_says_how_to_get_the_quick_version(with_gpu, capsys):
+def test_auto_is_full_on_a_cuda_gpu_and_says_how_to_get_the_quick_version(with_gpu, capsys):
     quick, line = _decide(capsys, "auto")
     assert quick is False
-    assert line.startswith("quick mode: off (a GPU (cuda) was found") and "QUICK = True" in line
+    assert line == ("quick mode: off (a CUDA GPU was found: full mode, the papers' recipe; "
+                    "set QUICK = True for the small, fast version)")
+
+
+def test_auto_is_quick_on_apple_mps_and_says_why_and_how_to_run_the_full_version(apple_mps, capsys):
+    """Full mode is timed on CUDA GPUs only: on a laptop's MPS GPU the papers' recipe (04 trains on all of AllNLI)
+    may not finish within a class, so "auto" stays quick there."""
+    assert sbw.pick_device().type == "mps", "the fixture should make pick_device choose MPS"
+    quick, line = _decide(capsys, "auto")
+    assert quick is True
+    assert line == ("quick mode: on (Apple MPS GPU found: full mode is timed only on CUDA GPUs and may not finish in a "
+                    "lesson here; set QUICK = False to run it)")
+    assert _decide(capsys, False)[0] is False, "QUICK = False still runs full mode on MPS"
+    assert _decide(capsys, "auto", "cpu")[1].startswith("quick mode: on (no GPU found")
 
 
 def test_auto_follows_the_device_the_notebook_will_use(with_gpu, capsys):
@@ -111,4 +131,5 @@ def test_every_notebook_defaults_to_auto_and_passes_its_device(notebook):
     code = ["".join(cell["source"]) for cell in json.loads(notebook.read_text(encoding="utf-8"))["cells"]
             if cell["cell_type"] == "code"]
     assert any(line.split("#")[0].strip() == 'QUICK = "auto"' for line in code[1].splitlines()), f"{notebook.name}: the parameters cell should say QUICK = \"auto\""
-    assert "sbw.quick_mode(QUICK, " in code[2], f"{notebook.name}: the resolve cell should pass the device to quick_mode"
+    passes_device = "sbw.quick_mode(QUICK, " in code[2] if notebook.parent.name == "classroom" else "begin(QUICK, MODEL, SEED, DEVICE" in code[2]
+    assert passes_device, f"{notebook.name}: the resolve cell (a lesson's set-up call) should pass the device to quick_mode"

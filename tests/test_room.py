@@ -29,11 +29,48 @@ def test_every_visitors_kernel_works_on_one_cpu_thread():
     assert env["OMP_NUM_THREADS"] == env["MKL_NUM_THREADS"] == "1"
 
 
-def test_room_capacity_is_free_memory_less_the_reserve_over_one_kernel():
+@pytest.fixture
+def offline_hub_cache(tmp_path, monkeypatch):
+    """An empty Hugging Face cache, the hub switched off: where `auto` resolves to the embedded model."""
+    from huggingface_hub import constants
+
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setattr(constants, "HF_HUB_CACHE", str(tmp_path / "hub"))
+    return tmp_path / "hub"
+
+
+def cache_bert_base_shaped_model(cache):
+    """bert-base-uncased in the cache's layout (a config.json is all resolution reads; the weights would be 0.44 GB)."""
+    commit = "0" * 40
+    snapshot = cache / "models--bert-base-uncased" / "snapshots" / commit
+    snapshot.mkdir(parents=True)
+    (snapshot / "config.json").write_text(json.dumps({"model_type": "bert", "hidden_size": 768, "num_hidden_layers": 12}))
+    (cache / "models--bert-base-uncased" / "refs").mkdir()
+    (cache / "models--bert-base-uncased" / "refs" / "main").write_text(commit)
+
+
+def test_room_capacity_is_free_memory_less_the_reserve_over_one_kernel(offline_hub_cache):
     # 16 GB free, 1.5 kept: 14.5 GB / 0.7 GB a kernel = 20.7 -> 20 kernels; bert-base's 1.1 GB -> 13
     assert room.room_capacity("embedded", available_bytes=16 * GB) == 20
-    assert room.room_capacity("bert-base-uncased", available_bytes=16 * GB) == 13
     assert room.room_capacity("embedded", available_bytes=1 * GB) == 1, "one visitor is always let in"
+    cache_bert_base_shaped_model(offline_hub_cache)
+    assert room.room_capacity("bert-base-uncased", available_bytes=16 * GB) == 13
+
+
+def test_auto_counts_as_the_model_it_resolves_to(offline_hub_cache):
+    """Offline `auto` loads the embedded model (0.7 GB a kernel); with bert-base-uncased cached it loads that (1.1 GB).
+    The README's room once held 19 on 24 GB instead of 30: `auto` was read as "another model"."""
+    assert room.room_capacity("auto", available_bytes=22.8 * GB) == room.room_capacity("embedded", available_bytes=22.8 * GB) == 30
+    cache_bert_base_shaped_model(offline_hub_cache)
+    assert room.kernel_gb("auto") == room.OTHER_MODEL_KERNEL_GB
+    assert room.room_capacity("auto", available_bytes=22.8 * GB) == 19
+
+
+def test_a_model_that_resolves_to_nothing_stops_the_app_before_any_kernel_with_the_fix(offline_hub_cache):
+    from sbert_workbook.encoding.resolve import ModelNotFoundError
+
+    with pytest.raises(ModelNotFoundError, match="predownload"):
+        room.room_capacity("bert-base-uncased", available_bytes=16 * GB)
 
 
 def test_the_capacity_reaches_voila_as_the_room_kernel_manager():

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import nbformat
 
-from sbert_workbook.scratch import scratch_folder
+from sbert_workbook.training.scratch import scratch_folder
 
-MAKE_AND_FILL = ("from sbert_workbook.scratch import scratch_folder\n"
+MAKE_AND_FILL = ("from sbert_workbook.training.scratch import scratch_folder\n"
                  "folder = scratch_folder('sbw-test-')\n"
                  "(folder / 'checkpoint' ).mkdir(); (folder / 'checkpoint' / 'weights.bin').write_bytes(b'0' * 1000)\n"
                  "print(folder)")

@@ -17,7 +17,7 @@ import nbformat
 import pytest
 from test_book import NOTEBOOKS, browser, check_page, page_with_log, static_site  # noqa: F401 - fixtures used below
 
-from sbert_workbook import story
+from sbert_workbook.teaching import story
 from sbert_workbook.app import book
 
 REPO = Path(__file__).resolve().parents[1]

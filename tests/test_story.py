@@ -7,11 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from sbert_workbook import story
+from sbert_workbook.teaching import story
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
-from tools.story_check import FULL_MODE  # noqa: E402
+from tools.story_check import full_mode_parameters  # noqa: E402
+
+FULL_MODE = full_mode_parameters()
 
 STORED = json.loads((REPO / "docs" / "story.json").read_text(encoding="utf-8"))
 

@@ -121,6 +121,9 @@ def test_ranked_neighbours_orders_rows_and_reads_each_gap_with_its_interval():
     first, second = table.index[:2]
     assert {first, second} == {"sharp", "sharp again"} and table.loc[first, "verdict"] == "tie"
     assert table.loc[second, "verdict"] == "apart", "sharp vs blurred: 0.2 against 0.4 of noise on 3000 pairs"
+    drawn = table.attrs["intervals"]  # what a forest plot draws: one interval per gap, the table's own
+    assert list(drawn) == [f"{first} − {second}", f"{second} − blurred"]
+    assert drawn[f"{second} − blurred"].verdict == "apart" and drawn[f"{second} − blurred"].difference == table.loc[second, "difference"]
 
 
 def test_wmean_strata_weighs_each_subset_by_its_share_of_its_set():
@@ -159,3 +162,36 @@ def test_the_aggregation_gap_is_all_minus_wmean_of_the_same_similarities():
     interval = uncertainty.aggregation_gap_interval({"toy": gold}, {"toy": a}, {"toy": subsets})
     assert interval.difference == pytest.approx(expected) and interval.low < expected < interval.high
     assert interval.apart and expected < 0
+
+
+def test_a_statistic_of_the_row_means_resamples_as_the_paired_bootstrap_does():
+    """A difference of two rows' averages, given as a statistic, is the paired bootstrap's interval (same draws)."""
+    sets = {name: _correlated(80, 0.4, 0.9, seed=seed) for seed, name in enumerate(("x", "y"))}
+    gold = {name: g for name, (g, _, _) in sets.items()}
+    rows = {"a": {name: a for name, (_, a, _) in sets.items()}, "b": {name: b for name, (_, _, b) in sets.items()}}
+    shared = uncertainty.row_means_interval(gold, rows, lambda means: means["a"] - means["b"], resamples=500, seed=3)
+    paired = uncertainty.paired_bootstrap(gold, rows["a"], rows["b"], resamples=500, seed=3)
+    assert shared.difference == pytest.approx(paired.difference) and shared.low == pytest.approx(paired.low)
+    assert shared.high == pytest.approx(paired.high) and shared.low < shared.difference < shared.high
+
+
+def test_a_share_of_a_gap_reads_the_rows_averages():
+    gold, a, b = _correlated(200, 0.4, 1.2)
+    means = {row: uncertainty.spearman_rows(values, gold).item() for row, values in (("a", a), ("b", b))}
+    share = uncertainty.row_means_interval({"": gold}, {"a": {"": a}, "b": {"": b}},
+                                           lambda m: (m["a"] - m["b"]) / (100 - m["b"]), resamples=300)
+    assert share.difference == pytest.approx((means["a"] - means["b"]) / (100 - means["b"]))
+
+
+def test_a_paired_mean_interval_against_a_hand_case_and_scipy():
+    same = uncertainty.paired_mean_interval([1.0, 0.0, 1.0, 1.0], [0.0, 0.0, 0.0, 1.0])
+    assert same.difference == pytest.approx(0.5) and 0 <= same.low <= same.high <= 1
+    constant = uncertainty.paired_mean_interval([2.0, 3.0, 4.0], [1.0, 2.0, 3.0])
+    assert (constant.low, constant.difference, constant.high) == pytest.approx((1, 1, 1)) and constant.verdict == "apart"
+    rng = np.random.default_rng(4)
+    a, b = rng.normal(0.2, 1, 150), rng.normal(0, 1, 150)
+    ours = uncertainty.paired_mean_interval(a, b, resamples=4000)
+    theirs = stats.bootstrap((a - b,), np.mean, n_resamples=4000, method="percentile", random_state=0).confidence_interval
+    assert ours.low == pytest.approx(theirs.low, abs=0.03) and ours.high == pytest.approx(theirs.high, abs=0.03)
+    with pytest.raises(ValueError, match="same items"):
+        uncertainty.paired_mean_interval([1.0, 2.0], [1.0])

@@ -52,6 +52,18 @@ def test_all_poolings_share_one_forward_pass_per_batch(encoder, monkeypatch):
     assert sizes == [4, 2]  # 6 distinct sentences, longest first; the duplicate is encoded once
 
 
+def test_each_batch_keeps_only_its_pooled_rows_not_the_hidden_states(encoder, monkeypatch):
+    """Until the last batch, every batch's views wait in a list: a `cls` view of the last hidden state would keep all
+    (batch × tokens × dim) of it alive, over every batch (05 §1 encodes 20,000 sentences this way)."""
+    from sbert_workbook.encoding import encoder as encoder_module
+
+    kept, gather = [], encoder_module._in_input_order
+    monkeypatch.setattr(encoder_module, "_in_input_order", lambda per_batch, *rest: kept.extend(per_batch) or gather(per_batch, *rest))
+    encode_views(encoder, ["A man is playing a guitar on the stage tonight.", "Short one.", "Another sentence here."],
+                 ["cls", "mean", "first_last_avg"], batch_size=2)
+    assert kept and all(t.untyped_storage().nbytes() == t.numel() * t.element_size() for t in kept)
+
+
 def test_out_of_memory_halves_the_batch_and_gives_the_same_views(encoder, monkeypatch):
     sentences = [f"Sentence number {i} is about {'cats' if i % 2 else 'dogs'}." for i in range(10)]
     direct = encode_views(encoder, sentences, ("mean", "cls"), batch_size=8)

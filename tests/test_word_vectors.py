@@ -43,6 +43,17 @@ def test_all_but_the_top_centres_then_nulls_the_top_direction():
     np.testing.assert_allclose(wv.all_but_the_top(vectors, mean, directions[:0]), vectors - mean)  # D = 0: centring only
 
 
+def test_principal_directions_sum_the_scatter_chunk_by_chunk(monkeypatch):
+    """05 §11 reads GloVe's 400K vectors in chunks; the directions are PCA's, computed here by an SVD of the whole."""
+    vectors = (np.random.default_rng(3).normal(size=(1001, 5)) * [5.0, 3.0, 2.0, 1.0, 0.5] + 4.0).astype(np.float32)
+    monkeypatch.setattr(wv, "SCATTER_CHUNK", 100)  # ten full chunks and a last row alone
+    mean, directions = wv.principal_directions(vectors, 2)
+    whole = vectors.astype(np.float64)
+    np.testing.assert_allclose(mean, whole.mean(axis=0), rtol=1e-12)
+    top = np.linalg.svd(whole - whole.mean(axis=0), full_matrices=False)[2][:2]
+    np.testing.assert_allclose(np.abs((directions * top).sum(axis=1)), [1.0, 1.0], atol=1e-10)
+
+
 def test_all_but_the_top_encoder_averages_processed_word_vectors():
     glove = gl.load_glove(FIXTURE)
     mean = FIXTURE_VECTORS.mean(axis=0)

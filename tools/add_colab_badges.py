@@ -13,7 +13,7 @@ import nbformat
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from tools.notebook_cells import SETUP_CELL, with_colab_badge  # noqa: E402
+from tools.notebook_cells import SETUP_CELL, hidden_metadata, with_colab_badge  # noqa: E402
 
 
 def add_badge(path: Path, root: Path = ROOT) -> bool:
@@ -31,14 +31,16 @@ def add_badge(path: Path, root: Path = ROOT) -> bool:
 
 
 def refresh_setup_cell(path: Path) -> bool:
-    """Make the first code cell (the one that branches on ``google.colab``) equal SETUP_CELL; True when the file changed."""
+    """Make the first code cell (the one that branches on ``google.colab``) equal SETUP_CELL, hidden; True when the file
+    changed."""
     nb = nbformat.read(path, as_version=nbformat.NO_CONVERT)
     setup = next((cell for cell in nb.cells if cell.cell_type == "code"), None)
     if setup is None or "google.colab" not in setup.source:
         raise ValueError(f"{path}: the first code cell should be the setup cell (see tools/notebook_cells.py SETUP_CELL).")
-    if setup.source == SETUP_CELL:
+    hidden = {**setup.metadata, **hidden_metadata(tuple(t for t in setup.metadata.get("tags", []) if t != "hide-input"))}
+    if setup.source == SETUP_CELL and setup.metadata == hidden:
         return False
-    setup.source = SETUP_CELL
+    setup.source, setup.metadata = SETUP_CELL, nbformat.from_dict(hidden)
     nbformat.write(nb, path)
     return True
 

@@ -2,9 +2,8 @@
 
     python tools/story_check.py [--only 01 05] [--quick-only] [--out docs/story.json]
 
-Runs each notebook that records verdicts (``sbert_workbook.story.record``) in quick mode as shipped and, where full
-mode fits on a 2-core CPU (01, 02, 03 with §6's cross-encoder epoch cut to quick mode's steps, 05), in full mode,
-each with ``SBERT_WORKBOOK_STORY`` set, and stores ``{"quick": {notebook: {claim: verdict}}, "full": ...}`` with
+Runs each notebook that records verdicts (``sbert_workbook.teaching.story.record``) in quick mode as shipped and, where
+its manifest asks (``story_in_full_mode``), in full mode on two cores (with its sizes' ``full_on_cpu`` values), each with ``SBERT_WORKBOOK_STORY`` set, and stores ``{"quick": {notebook: {claim: verdict}}, "full": ...}`` with
 where and when it ran in ``docs/story.json``. It prints every claim the two modes disagree on;
 ``tests/test_story.py`` holds that there is none and that every stored claim is still made by its notebook.
 A measurement script, not a test: the full runs take about 20 minutes on 2 cores.
@@ -21,16 +20,20 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = ROOT / "docs" / "story.json"
-#: Notebooks whose full mode fits on a 2-core CPU, with the parameters that keep it there.
-FULL_MODE = {"01_mlm_to_similarity": {}, "02_anisotropy": {},
-             "03_pooling_and_sts": {"RERANK_PAIRS": 150, "RERANK_QUERIES": 16, "RERANK_STEPS": 4},  # §6's epoch: 8 min
-             "05_bert_flow": {}}
+
+
+def full_mode_parameters() -> dict[str, dict]:
+    """Notebooks whose full mode fits on a 2-core CPU, with the sizes that keep it there (each manifest's
+    ``full_on_cpu`` values; sbert_workbook/lessons/manifests/nbNN.py)."""
+    from sbert_workbook.lessons.manifest import all_manifests
+
+    return {m.notebook: {"SIZES": m.sizes_for("full_on_cpu")} for m in all_manifests() if m.story_in_full_mode}
 
 
 def verdicts_of(notebook: Path, quick: bool, parameters: dict) -> dict[str, str]:
     """Run ``notebook`` once and return the verdicts it recorded: ``{claim: verdict}``."""
     from sbert_workbook.app.runbook import run_notebook
-    from sbert_workbook.story import STORY_ENV_VAR, read
+    from sbert_workbook.teaching.story import STORY_ENV_VAR, read
 
     with tempfile.TemporaryDirectory(prefix="sbw-story-") as folder:
         path = Path(folder) / "story.jsonl"
@@ -43,24 +46,25 @@ def verdicts_of(notebook: Path, quick: bool, parameters: dict) -> dict[str, str]
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--only", nargs="*", help="notebooks whose name contains one of these (default: those in FULL_MODE)")
+    parser.add_argument("--only", nargs="*", help="notebooks whose name contains one of these (default: those whose full mode fits on a CPU)")
     parser.add_argument("--quick-only", action="store_true", help="quick mode only (keeps the stored full verdicts)")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     args = parser.parse_args(argv)
     sys.path.insert(0, str(ROOT))
     from sbert_workbook.app.runbook import list_notebooks
     from sbert_workbook.encoding.resolve import resolve_model
-    from sbert_workbook.story import disagreements
+    from sbert_workbook.teaching.story import disagreements
 
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     stored = json.loads(args.out.read_text(encoding="utf-8")) if args.out.is_file() else {"quick": {}, "full": {}}
-    chosen = [n for n in list_notebooks() if (n.stem in FULL_MODE if not args.only else any(p in n.name for p in args.only))]
+    full_mode = full_mode_parameters()
+    chosen = [n for n in list_notebooks() if (n.stem in full_mode if not args.only else any(p in n.name for p in args.only))]
     for notebook in chosen:
         stored["quick"][notebook.stem] = verdicts_of(notebook, True, {})
-        if not args.quick_only and notebook.stem in FULL_MODE:
-            stored["full"][notebook.stem] = verdicts_of(notebook, False, FULL_MODE[notebook.stem])
+        if not args.quick_only and notebook.stem in full_mode:
+            stored["full"][notebook.stem] = verdicts_of(notebook, False, full_mode[notebook.stem])
     stored.update(measured=dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"), nproc=os.cpu_count(),
-                  model=resolve_model("auto").describe(), full_mode_parameters=FULL_MODE)
+                  model=resolve_model("auto").describe(), full_mode_parameters=full_mode)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(stored, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     found = disagreements(stored["quick"], stored["full"])

@@ -379,8 +379,8 @@ def block_laptop(all_sections, times) -> str:
     if not LAPTOP_SIZES.is_file():
         return "_Not measured yet: run `.venv/bin/python tools/laptop_sizes.py --memory`._"
     sizes = json.loads(LAPTOP_SIZES.read_text(encoding="utf-8"))
-    lines = [f"Measured by `tools/laptop_sizes.py` on {sizes['system']}. `./workbook` is a bash script: Linux, or "
-             "macOS and Windows (WSL) with the same commands, which are not measured here.", "",
+    lines = [f"Measured by `tools/laptop_sizes.py` on {sizes['system']}. `./workbook` runs on Linux, Apple-silicon Macs "
+             "(macOS 14+) and Windows through WSL; only Linux is measured here.", "",
              "| what | disk (MB) |", "|---|---|"]
     lines += [_row(name, mb) for name, mb in sizes["disk_mb"].items()]
     peaks = sizes.get("kernel_peak_mb", {})
@@ -397,7 +397,7 @@ def block_room(all_sections, times) -> str:
     from sbert_workbook.app.room import KERNEL_GB, room_capacity
 
     held = ", ".join(f"{gb} GB free holds {room_capacity('embedded', gb * 1024 ** 3)}" for gb in (8, 16, 24))
-    return ("- [ ] **Projector or a room at once**: `./workbook classroom --ip 0.0.0.0 --room N`, started a few minutes "
+    return ("- [ ] **Projector or a room at once**: `./workbook classroom --ip 0.0.0.0 --model embedded --quick --room N`, started a few minutes "
             f"early. Each visitor's kernel needs about {KERNEL_GB['embedded']} GB: {held} "
             "([measured](docs/classroom_load.md): 30 at once on 24 GB).")
 

@@ -10,7 +10,7 @@ them too). The 2-D/3-D pictures use
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -20,6 +20,7 @@ from sbert_workbook.encoding.views import layer_vectors
 from sbert_workbook.evaluation.arrays import as_tensor
 from sbert_workbook.evaluation.provenance import inherit_provenance
 from sbert_workbook.evaluation.similarity import mean_cosine
+from sbert_workbook.evaluation.uncertainty import CONFIDENCE, Interval
 from sbert_workbook.published import BERT_FLOW_TABLE1, BERT_FLOW_TABLE1_SOURCE
 
 #: BERT-flow's frequency-rank buckets [0,100), [100,500), [500,5K), [5K, end).
@@ -36,6 +37,39 @@ def random_pair_cosines(embeddings, n_pairs: int = 2000, seed: int = 0) -> np.nd
     i = rng.integers(0, len(x), n_pairs)
     j = (i + rng.integers(1, len(x), n_pairs)) % len(x)  # never equal to i
     return (x[i] * x[j]).sum(dim=1).numpy()
+
+
+def mean_cosine_intervals(vectors: Mapping[str, np.ndarray], compared: Sequence[tuple[str, str]],
+                          resamples: int = 1000, seed: int = 0, confidence: float = CONFIDENCE) -> dict[str, Interval]:
+    """``{"a − b": Interval}``: mean cosine of view a minus view b, with a paired bootstrap over the sentences.
+
+    ``vectors`` maps each view to its (n, dim) vectors of the same n sentences. Each resample draws n sentences with
+    replacement, the same draw for every view, and takes the mean cosine over pairs of draws of different sentences
+    (:func:`resampled_mean_cosine`); the interval is the 2.5 and 97.5 percentiles of the resampled differences.
+    """
+    sizes = {len(v) for v in vectors.values()}
+    if len(sizes) != 1:
+        raise ValueError(f"Every view needs vectors of the same sentences; got {sorted(sizes)} rows.")
+    n = sizes.pop()
+    weights = np.random.default_rng(seed).multinomial(n, np.full(n, 1 / n), size=resamples).astype(np.float64)
+    needed = dict.fromkeys(view for pair in compared for view in pair)
+    resampled = {view: resampled_mean_cosine(vectors[view], weights) for view in needed}
+    tail = (1 - confidence) / 2
+    intervals = {}
+    for a, b in compared:
+        low, high = np.quantile(resampled[a] - resampled[b], [tail, 1 - tail])
+        intervals[f"{a} − {b}"] = Interval(mean_cosine(vectors[a]) - mean_cosine(vectors[b]), float(low), float(high),
+                                           f"paired bootstrap over {n} sentences, {resamples} resamples")
+    return intervals
+
+
+def resampled_mean_cosine(vectors, weights: np.ndarray) -> np.ndarray:
+    """Mean cos(x_i, x_j) over pairs of draws of different sentences, one value per row of ``weights`` (how often each
+    sentence was drawn): (‖Σ_i w_i x̂_i‖² − Σ_i w_i²) / ((Σ_i w_i)² − Σ_i w_i²)."""
+    unit = torch.nn.functional.normalize(as_tensor(vectors, torch.float64, min_rows=2), dim=1).numpy()
+    weights = np.atleast_2d(np.asarray(weights, dtype=np.float64))
+    sums, same = weights @ unit, (weights ** 2).sum(axis=1)
+    return ((sums ** 2).sum(axis=1) - same) / (weights.sum(axis=1) ** 2 - same)
 
 
 def knn(embeddings, k: int, queries: Sequence[int] | np.ndarray | None = None, chunk_size: int = 1024):
@@ -122,18 +156,43 @@ def reference_beside(table: pd.DataFrame, reference=BERT_FLOW_REFERENCE) -> pd.D
     return inherit_provenance(beside, table, {"published rows": BERT_FLOW_SOURCE + ", quoted, not re-run"})
 
 
-def layer_views(encoder, sentences: Sequence[str], batch_size: int = 32, max_tokens: int = 5000, seed: int = 0) -> dict:
+def layer_views(encoder, sentences: Sequence[str], batch_size: int = 32, max_tokens: int = 5000, seed: int = 0,
+                sentences_per_pass: int = 128) -> dict:
     """Per-layer vectors from one pass: {'mean': [...], 'cls': [...], 'tokens': [...]}, one (n, dim) array per layer.
 
     'mean' and 'cls' are sentence vectors; 'tokens' holds at most ``max_tokens`` random
-    contextual token vectors ([CLS] and [SEP] left out), the same tokens in every layer. The
-    encoding is :func:`sbert_workbook.encoding.views.layer_vectors`'s; this picks the tokens.
+    contextual token vectors ([CLS] and [SEP] left out), the same tokens in every layer, drawn
+    from all the sentences' tokens in input order. The encoding is
+    :func:`sbert_workbook.encoding.views.layer_vectors`'s, run on ``sentences_per_pass`` sentences
+    at a time (longest first, as one pass would batch them), each pass keeping only its drawn
+    tokens: memory holds one pass's token vectors of every layer, never all the sentences'
+    (with bert-base, 13 layers × 768 floats a token).
     """
-    vectors = layer_vectors(encoder, sentences, ("mean", "cls", "tokens"), batch_size)
-    tokens = torch.cat(vectors["tokens"], dim=1)  # sentence after sentence, in input order
-    keep = np.sort(np.random.default_rng(seed).permutation(tokens.shape[1])[:max_tokens])
-    return {"mean": list(vectors["mean"].numpy()), "cls": list(vectors["cls"].numpy()),
-            "tokens": list(tokens[:, keep].numpy())}
+    lengths = inner_token_counts(encoder, sentences)
+    starts = np.concatenate([[0], np.cumsum(lengths)])
+    keep = np.sort(np.random.default_rng(seed).permutation(int(starts[-1]))[:max_tokens])
+    order = np.argsort(-lengths, kind="stable")
+    pooled, kept = {}, [None] * len(sentences)
+    for first in range(0, len(sentences), sentences_per_pass):
+        rows = order[first:first + sentences_per_pass]
+        vectors = layer_vectors(encoder, [sentences[i] for i in rows], ("mean", "cls", "tokens"), batch_size, progress=False)
+        for kind in ("mean", "cls"):
+            layers, _, dim = vectors[kind].shape
+            pooled.setdefault(kind, torch.empty(layers, len(sentences), dim))[:, rows] = vectors[kind]
+        for row, tokens in zip(rows, vectors["tokens"]):
+            if tokens.shape[1] != lengths[row]:
+                raise RuntimeError(f"sentence {row}: expected {lengths[row]} inner tokens, the encoder gave {tokens.shape[1]}")
+            low, high = np.searchsorted(keep, [starts[row], starts[row + 1]])
+            kept[row] = tokens[:, keep[low:high] - starts[row]].clone() if high > low else None
+    kept = [one for one in kept if one is not None]
+    tokens = torch.cat(kept, dim=1) if kept else torch.empty(layers, 0, dim)
+    return {"mean": list(pooled["mean"].numpy()), "cls": list(pooled["cls"].numpy()), "tokens": list(tokens.numpy())}
+
+
+def inner_token_counts(encoder, sentences: Sequence[str]) -> np.ndarray:
+    """How many tokens each sentence has between [CLS] and [SEP], as the encoder reads it (cut at its max_length)."""
+    token_ids = encoder.tokenizer(list(sentences), add_special_tokens=True, truncation=False, verbose=False)["input_ids"]
+    return np.asarray([min(len(ids), encoder.max_length) - 2 for ids in token_ids], dtype=np.int64)
 
 
 def layerwise_anisotropy(views: dict) -> pd.DataFrame:

@@ -1,11 +1,13 @@
-"""Observation 2 at the sentence level: does word frequency decide where a sentence vector sits? (``02_anisotropy``, §5)
+"""BERT-flow's Observations 1 and 2 at the sentence level: does word frequency decide where a sentence vector sits?
+(``02_anisotropy``, §5)
 
-BERT-flow measures frequency on the input word-embedding matrix (its Table 1) and carries the effect to
+BERT-flow (§2.2) measures frequency on the input word-embedding matrix (its Table 1) and carries the effect to
 sentence vectors by assumption. These functions measure it on sentences: where each sentence vector sits
-(its distance from the mean sentence vector, raw and after whitening, and its log-density under a Gaussian
-fitted to the sentences), and Spearman's ρ between those positions and a sentence's mean token
-log-frequency or length. Under the Gaussian fit, log N(x; μ, Σ) = const − ½‖(x − μ) U Λ^{−1/2}‖²: the
-density and the whitened distance are one measure, read in opposite directions.
+(its distance from the mean sentence vector, raw (Observation 1: frequency sets how far out a vector sits) and after
+whitening, and its log-density under a Gaussian fitted to the sentences (Observation 2: rare words in sparse
+regions)), and Spearman's ρ between those positions and a sentence's mean token log-frequency or length. Under
+the Gaussian fit, log N(x; μ, Σ) = const − ½‖(x − μ) U Λ^{−1/2}‖²: the density and the whitened distance are one
+measure, read in opposite directions.
 """
 from __future__ import annotations
 

@@ -22,7 +22,8 @@ from sbert_workbook.app.runbook import PLOTLY_MIME, notebooks_folder, run_all, w
 ASSETS = "assets"
 BOOK_TITLE = "sbert-workbook: sentence embeddings, from raw BERT to Sentence-BERT and BERT-flow"
 #: nbconvert's lab page, with plotly.js loaded before require.js (else plotly.js registers as an anonymous AMD
-#: module and ``Plotly`` stays undefined), MathJax 3 with the notebooks' $…$ delimiters, and the book's links.
+#: module and ``Plotly`` stays undefined), MathJax 3 with the notebooks' $…$ delimiters, the book's links, and the code
+#: of every cell tagged ``hide-input`` (set-up, reports, checks) folded behind a "show code" toggle.
 PAGE_TEMPLATE = r"""{%- extends 'index.html.j2' -%}
 {%- block html_head_js_requirejs -%}
 <script src="assets/plotly.min.js"></script>
@@ -34,8 +35,18 @@ PAGE_TEMPLATE = r"""{%- extends 'index.html.j2' -%}
 <script src="{{ resources.mathjax_url }}"></script>
 <script>window.MathJax.Hub = {Queue: function (job) {  /* the widget manager still speaks MathJax 2 */
   if (window.MathJax.typesetPromise) { window.MathJax.typesetPromise(job && job[2] ? [job[2]] : undefined); } }};</script>
-<style>.sbw-book-nav { display: flex; gap: 2em; padding: 0.6em 0; font-family: sans-serif; }</style>
+<style>.sbw-book-nav { display: flex; gap: 2em; padding: 0.6em 0; font-family: sans-serif; }
+.sbw-hidden-code > summary { cursor: pointer; color: #666; font: 0.85em sans-serif; padding: 0.2em 0 0.2em 1em; }</style>
 {%- endblock html_head_js_mathjax -%}
+{% block input_group -%}
+{%- if 'hide-input' in cell.metadata.get('tags', []) -%}
+<details class="sbw-hidden-code"><summary>{{ cell.source.split('\n')[0][8:] | e }} <i>(show code)</i></summary>
+{{ super() }}
+</details>
+{%- else -%}
+{{ super() }}
+{%- endif -%}
+{% endblock input_group %}
 {% block body_header %}{{ super() }}{{ resources.book_nav }}{% endblock body_header %}
 {% block body_footer %}{{ resources.book_nav }}{{ super() }}{% endblock body_footer %}
 """
@@ -151,8 +162,8 @@ VERDICTS_FILE = "story.jsonl"
 def build_book(out_dir: Path | None = None, only: list[str] | None = None, parallel: int = 2) -> Path:
     """Execute every notebook (or those whose name contains one of ``only``) in quick mode as shipped, on the embedded
     model, ``parallel`` at a time, and write the book; returns the index page. The verdicts the runs recorded
-    (:mod:`sbert_workbook.story`) are kept beside the executed copies, in ``<out_dir>/../book-executed/story.jsonl``."""
-    from sbert_workbook.story import STORY_ENV_VAR
+    (:mod:`sbert_workbook.teaching.story`) are kept beside the executed copies, in ``<out_dir>/../book-executed/story.jsonl``."""
+    from sbert_workbook.teaching.story import STORY_ENV_VAR
 
     out_dir = Path(out_dir or notebooks_folder().parent / "build" / "book")
     runs_dir = out_dir.parent / RUNS_FOLDER

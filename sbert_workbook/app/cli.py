@@ -70,6 +70,15 @@ def build_parser() -> argparse.ArgumentParser:
     doctor.add_argument("--device", default=None)
     doctor.add_argument("--json", action="store_true", help="print the checks as JSON")
 
+    diagnose = commands.add_parser("diagnose", help="diagnose a model (the cone, rogue dimensions, frequency, the fix "
+                                   "ladder with intervals) and write its one-page report, HTML and JSON (notebook 07)")
+    diagnose.add_argument("model", help="a model folder or hub id, 'embedded', 'auto', 'glove' or 'tiny-mlm'")
+    diagnose.add_argument("--out", default=".", help="folder for diagnosis-MODEL.html and .json (default: here)")
+    diagnose.add_argument("--pairs-per-set", type=int, default=250, help="test pairs sampled from each of the seven STS sets")
+    diagnose.add_argument("--data-dir", default=None, help="folder holding sts/, sick/ and nli/")
+    diagnose.add_argument("--device", default=None)
+    diagnose.add_argument("--seed", type=int, default=0)
+
     predownload = commands.add_parser("predownload", help="fill the Hugging Face caches (online) for offline classrooms")
     predownload.add_argument("--models", nargs="*", default=None, metavar="MODEL", help="hub ids (default: the workbook's models)")
     predownload.add_argument("--datasets", nargs="*", default=None, metavar="NAME", help="registry names (default: all)")
@@ -152,6 +161,23 @@ def run_doctor(args) -> int:
     return 0 if report.ok else 2
 
 
+def run_diagnose(args) -> int:
+    from sbert_workbook.diagnosis.page import write_report
+    from sbert_workbook.diagnosis.run import diagnose
+
+    from sbert_workbook.encoding.glove import GloveNotInstalledError
+
+    try:
+        found = diagnose(args.model, seed=args.seed, device=args.device, data_dir=args.data_dir, pairs_per_set=args.pairs_per_set)
+    except GloveNotInstalledError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    page, data = write_report(found, args.out)
+    print("\n".join(f"{key}: {value}" for key, value in found.headline().items()))
+    print(f"wrote {page} ({page.stat().st_size // 1024} KB) and {data} ({data.stat().st_size // 1024} KB) in {found.seconds:.0f} s")
+    return 0
+
+
 def run_predownload(args) -> int:
     from sbert_workbook.app.predownload import DEFAULT_MODELS, NeedsNetworkError, predownload
 
@@ -164,7 +190,7 @@ def run_predownload(args) -> int:
 
 
 COMMANDS = {"eval": run_eval, "notebooks": run_notebooks, "solutions": run_solutions, "book": run_book, "release": run_release,
-            "classroom": run_classroom, "doctor": run_doctor, "predownload": run_predownload}
+            "classroom": run_classroom, "doctor": run_doctor, "diagnose": run_diagnose, "predownload": run_predownload}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -19,7 +19,7 @@ from sbert_workbook.app.kernel_transport import kernel_options
 
 #: Free memory one visitor's kernel needs with the embedded model once its explorer has drawn: 30 kernels (with their
 #: 30 browser pages on the same machine) took 16.6-17.0 GB more than before they started (docs/classroom_load.md),
-#: about 0.56 GB each; rounded up.
+#: about 0.56 GB each; rounded up. It counts for any name that resolves to that model ("auto" offline does).
 KERNEL_GB = {"embedded": 0.7}
 #: For any other model (bert-base-uncased's weights are 0.44 GB against the embedded model's 0.09 GB): an estimate.
 OTHER_MODEL_KERNEL_GB = 1.1
@@ -96,11 +96,21 @@ def available_memory_bytes() -> int:
     return psutil.virtual_memory().available
 
 
+def kernel_gb(model: str = "embedded") -> float:
+    """Free memory (GB) one visitor's kernel needs with the model ``model`` resolves to, as the kernels will resolve it
+    (:func:`~sbert_workbook.encoding.resolve.resolve_model`): ``"auto"`` offline is the embedded model. A name that
+    resolves to nothing raises its ``ModelNotFoundError`` (with the fix) before any kernel starts; online, resolving
+    fetches a model the hub cache lacks once, before the kernels that would each fetch it."""
+    from sbert_workbook.encoding.resolve import EMBEDDED_MODEL_ID, resolve_model
+
+    return KERNEL_GB["embedded"] if resolve_model(model).model_id == EMBEDDED_MODEL_ID else OTHER_MODEL_KERNEL_GB
+
+
 def room_capacity(model: str = "embedded", available_bytes: int | None = None) -> int:
-    """How many visitors' kernels fit in the memory free now, keeping :data:`RESERVE_GB` free (at least one)."""
+    """How many visitors' kernels of ``model`` (:func:`kernel_gb`) fit in the memory free now, keeping
+    :data:`RESERVE_GB` free (at least one)."""
     available = available_memory_bytes() if available_bytes is None else available_bytes
-    per_kernel = KERNEL_GB.get(model, OTHER_MODEL_KERNEL_GB) * GB
-    return max(1, int((available - RESERVE_GB * GB) // per_kernel))
+    return max(1, int((available - RESERVE_GB * GB) // (kernel_gb(model) * GB)))
 
 
 def room_summary(room: int, room_app: str, capacity: int, from_memory: bool) -> str:

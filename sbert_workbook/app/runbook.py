@@ -261,7 +261,7 @@ def failure(error: Exception) -> str:
 def run_all_solved(only: list[str] | None = None, build_dir: Path | None = None, quick: bool = True) -> list[NotebookRun]:
     """Run the notebooks solved (``./workbook solutions``, shown in ``00_start_here.ipynb``): every exercise cell
     fills in its reference solution (``SBERT_WORKBOOK_SOLUTIONS=1``); executed copies and HTML go to ``build/solutions/``."""
-    from sbert_workbook.exercises import SOLUTIONS_ENV_VAR
+    from sbert_workbook.teaching.exercises import SOLUTIONS_ENV_VAR
 
     return run_all(only, build_dir or notebooks_folder().parent / "build" / "solutions", quick,
                    env={SOLUTIONS_ENV_VAR: "1"})

@@ -4,7 +4,7 @@ A plain ``go.Figure`` is re-drawn inside an ``ipywidgets.Output`` when a control
 This renders the same in JupyterLab 4, Notebook 7, Voila, VS Code and Colab, without the
 extra front-end package ``FigureWidget`` needs (docs/notebooks.md, "Widgets"). Introduced in
 ``00_start_here.ipynb`` (the live slider); every notebook and the classroom explorers use it.
-The kernel alone writes what the ``Output`` shows (:func:`sbert_workbook.live_output.show`).
+The kernel alone writes what the ``Output`` shows (:func:`sbert_workbook.teaching.live_output.show`).
 """
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 import ipywidgets as widgets
 
-from sbert_workbook.live_output import show
+from sbert_workbook.teaching.live_output import show
 
 
 def interactive_figure(make_figure: Callable[..., object], **controls: widgets.ValueWidget) -> widgets.VBox:

@@ -187,7 +187,7 @@ class LiveCurve:
         display(self.output)
 
     def __call__(self, event: dict, history: dict) -> None:
-        from sbert_workbook.live_output import show
+        from sbert_workbook.teaching.live_output import show
 
         self.values = history["log_likelihood"]
         if event["step"] % self.every == 0 or event["step"] == event["total_steps"]:

@@ -51,11 +51,22 @@ def difference_interval(embed, test_sets: Mapping, calibrator_a_for: Callable[[s
     if aggregation not in ("all", "wmean"):
         raise ValueError(f"Unknown aggregation {aggregation!r}: use 'all' or 'wmean'.")
     sets = {name: data for name, data in test_sets.items() if aggregation == "all" or wmean_is_defined(data)}
+    a = {name: pair_similarities(embed, data, calibrator_a_for(name)) for name, data in sets.items()}
+    b = {name: pair_similarities(embed, data, calibrator_b_for(name)) for name, data in sets.items()}
+    return similarities_difference_interval(test_sets, a, b, aggregation)
+
+
+def similarities_difference_interval(test_sets: Mapping, similarities_a: Mapping, similarities_b: Mapping,
+                                     aggregation: str = "all") -> uncertainty.Interval:
+    """As :func:`difference_interval`, from each set's pair similarities computed elsewhere (``{set name: array}``,
+    e.g. two different word-vector encoders in ``05``'s §11); sets where ``wmean`` is undefined are left out."""
+    if aggregation not in ("all", "wmean"):
+        raise ValueError(f"Unknown aggregation {aggregation!r}: use 'all' or 'wmean'.")
+    sets = {name: data for name, data in test_sets.items() if aggregation == "all" or wmean_is_defined(data)}
     if not sets:
         raise ValueError("No test set has enough pairs in every subset for wmean: use 'all', or more pairs per set.")
     gold = {name: data.scores for name, data in sets.items()}
-    a = {name: pair_similarities(embed, data, calibrator_a_for(name)) for name, data in sets.items()}
-    b = {name: pair_similarities(embed, data, calibrator_b_for(name)) for name, data in sets.items()}
+    a, b = ({name: values[name] for name in sets} for values in (similarities_a, similarities_b))
     if aggregation == "all":
         return uncertainty.paired_bootstrap(gold, a, b)
     weights, gold, a, b = uncertainty.wmean_strata(gold, {name: data.subsets for name, data in sets.items()}, a, b)

@@ -64,12 +64,23 @@ def without_first_component(x) -> torch.Tensor:
     return null_directions(x, top_singular_directions(x, 1))
 
 
+#: Rows of the vocabulary turned into float64 at a time by :func:`principal_directions` (a few MB, not GloVe's 160).
+SCATTER_CHUNK = 20_000
+
+
 def principal_directions(vectors: np.ndarray, d: int) -> tuple[np.ndarray, np.ndarray]:
-    """μ, the mean vector, and the top ``d`` principal directions u_1 … u_d (as rows) of the centred vectors."""
-    centred = np.array(vectors, dtype=np.float64)  # a copy: the caller's vectors stay as they are
-    mean = centred.mean(axis=0)
-    centred -= mean  # ṽ = v − μ (160 MB of float64 for GloVe's 400K × 50)
-    eigenvalues, eigenvectors = np.linalg.eigh(centred.T @ centred)  # ascending order
+    """μ, the mean vector, and the top ``d`` principal directions u_1 … u_d (as rows) of the centred vectors.
+
+    The scatter Σ (v − μ)(v − μ)ᵀ is summed over chunks of rows in float64, so a memory-mapped vocabulary is read in
+    pieces and never copied whole (``05`` runs in a laptop's memory)."""
+    vectors = np.asarray(vectors)
+    chunks = range(0, len(vectors), SCATTER_CHUNK)
+    mean = sum(vectors[i:i + SCATTER_CHUNK].sum(axis=0, dtype=np.float64) for i in chunks) / len(vectors)
+    scatter = np.zeros((vectors.shape[1], vectors.shape[1]))
+    for i in chunks:
+        centred = vectors[i:i + SCATTER_CHUNK].astype(np.float64) - mean  # ṽ = v − μ
+        scatter += centred.T @ centred
+    eigenvalues, eigenvectors = np.linalg.eigh(scatter)  # ascending order
     return mean, eigenvectors[:, ::-1][:, :d].T
 
 

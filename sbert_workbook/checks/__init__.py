@@ -1,7 +1,7 @@
-"""The truths some check cells compare with, computed here instead of in the cell (``05_bert_flow.ipynb``, ``06``).
+"""The truths some check cells compare with, computed here instead of in the cell (``01_mlm_to_similarity.ipynb``, 05, 06).
 
 Where a check's reference is a one-line call the student could copy into the exercise (the package function the
 exercise re-derives), the check cell calls ``check("exNN_K", answer, hint=...)`` with no expected value, and
-:func:`sbert_workbook.exercises.check` computes it with ``exNN_K`` from ``checks/nbNN.py``, fed the notebook's
+:func:`sbert_workbook.teaching.exercises.check` computes it with ``exNN_K`` from ``checks/nbNN.py``, fed the notebook's
 variables by name. Unlike ``solutions/``, these ship in every release: the checks must grade without the answer key.
 """

@@ -6,7 +6,6 @@ hidden states.
 from __future__ import annotations
 
 import contextlib
-import json
 import numbers
 import warnings
 from collections.abc import Sequence
@@ -16,8 +15,10 @@ from tqdm.auto import tqdm
 
 from sbert_workbook.devices import half_precision_dtype, pick_device
 from sbert_workbook.encoding.resolve import ResolvedModel, resolve_model
+from sbert_workbook.encoding.st_folder import ModelModules, read_model_modules
 from sbert_workbook.encoding.onnx_backend import OnnxLastHiddenState, checked_backend
 from sbert_workbook.encoding.quiet_loading import load_transformer_quietly
+from sbert_workbook.encoding.model_encoding import encode_as_the_model
 from sbert_workbook.encoding.pooling import INPUT_POOLINGS, TOKEN_POOLING_FUNCTIONS, pool, word_embedding_pooling
 from sbert_workbook.settings import torch_threads
 from sbert_workbook.encoding.text_input import checked_sentences
@@ -34,8 +35,9 @@ class Encoder:
     """
 
     def __init__(self, model, tokenizer, resolved: ResolvedModel, device: torch.device, max_length: int,
-                 backend: str = "torch"):
+                 backend: str = "torch", modules: ModelModules | None = None):
         self.backend = checked_backend(backend, device)
+        self.modules = modules or ModelModules()  # what encode() without a pooling runs after the transformer (07)
         self.model = model.to(device).eval()
         self.tokenizer = tokenizer
         self.resolved = resolved
@@ -88,13 +90,14 @@ class Encoder:
     def encode(
         self,
         sentences: Sequence[str] | str,
-        pooling: str = "mean",
+        pooling: str | None = None,
         layers: Sequence[int] | None = None,
         batch_size: int = 32,
         normalize: bool = False,
         max_length: int | None = None,
         progress: bool | None = None,
         sort_by_length: bool = True,
+        prompt_name: str | None = None,
     ) -> torch.Tensor:
         """Sentence vectors, shape (n, hidden_size), float32 on the CPU, in input order.
 
@@ -103,7 +106,16 @@ class Encoder:
         ``sort_by_length=False`` batches them in input order, same vectors, more padding);
         sentences longer than ``max_length`` tokens are truncated, with one warning per call
         that says how many were cut.
+
+        Without ``pooling`` (and ``layers``) the model is read as its authors meant (:attr:`modules`, ``07``): a
+        sentence-transformers folder's prompt (``prompt_name``, else its default), pooling, Dense and Normalize modules,
+        the vectors of ``SentenceTransformer(folder).encode``; a raw transformer's mean pooling. A named ``pooling``
+        pools the transformer's hidden states that way and runs nothing after it (03's comparisons).
         """
+        if pooling is None and layers is None and self.modules.from_model:
+            embeddings = encode_as_the_model(self, sentences, batch_size, max_length, progress, sort_by_length, prompt_name)
+            return torch.nn.functional.normalize(embeddings, dim=-1) if normalize else embeddings
+        pooling = pooling or "mean"
         needs_all_layers = layers is not None or pooling not in TOKEN_POOLING_FUNCTIONS
         pool_batch = lambda batch: {"vectors": self._pool_batch(batch, pooling, layers, needs_all_layers)}  # noqa: E731
         embeddings = self._run_in_batches(sentences, pool_batch, batch_size, max_length, progress,
@@ -221,30 +233,28 @@ def load_encoder(name: str = "auto", device: str | torch.device | None = None, m
     Prints which model was picked and why, and one line on any checkpoint weights it did not
     use (:func:`~sbert_workbook.encoding.quiet_loading.unused_weights_note`). ``max_length``
     defaults to the model's sentence-transformers setting when it has one, else its position
-    limit (at most 512).
+    limit (at most 512). A second line says which pooling ``encode`` runs by default and why: the model's own
+    (``1_Pooling/config.json``, with its Dense and Normalize modules; :mod:`~sbert_workbook.encoding.st_folder`) or
+    the workbook's mean pooling for a raw transformer.
     ``backend="onnx"`` runs the cls/mean/max poolings through ONNX Runtime on the CPU.
     """
     from transformers import AutoTokenizer
 
     resolved = resolve_model(name)
     print(f"Model: {resolved.describe()}")
+    modules = read_model_modules(resolved.path)
+    print(modules.describe())
     try:
-        tokenizer = AutoTokenizer.from_pretrained(resolved.path)
-        model = load_transformer_quietly(resolved.path, resolved.model_id)
+        tokenizer = AutoTokenizer.from_pretrained(resolved.path / modules.transformer_path)
+        model = load_transformer_quietly(resolved.path / modules.transformer_path, resolved.model_id)
     except (OSError, ValueError, KeyError) as error:
         raise RuntimeError(
             f"{resolved.path} looked like a model but could not be loaded ({error}). "
             "It needs config.json, tokenizer files and weights (model.safetensors) of a BERT-like model."
         ) from error
     device = pick_device("cpu" if device is None and backend == "onnx" else device)
-    return Encoder(model, tokenizer, resolved, device, max_length or _default_max_length(resolved, model), backend)
-
-
-def _default_max_length(resolved: ResolvedModel, model) -> int:
-    st_config = resolved.path / "sentence_bert_config.json"
-    if st_config.is_file():
-        return int(json.loads(st_config.read_text())["max_seq_length"])
-    return min(int(getattr(model.config, "max_position_embeddings", 512)), 512)
+    default_length = modules.max_seq_length or min(int(getattr(model.config, "max_position_embeddings", 512)), 512)
+    return Encoder(model, tokenizer, resolved, device, max_length or int(default_length), backend, modules)
 
 
 def _in_input_order(per_batch: list, order: list[int], rows: list[int]):

@@ -49,6 +49,13 @@ class PooledViews:
         made.position = {sentence: i for i, sentence in enumerate(sentences)}
         return made
 
+    def frozen(self) -> PooledViews:
+        """The same vectors (not copied) without the encoder, so its memory can be freed; the model's description
+        stays for tables' captions, and a sentence not held is then an error (``05_bert_flow.ipynb``, §1)."""
+        made = PooledViews.from_vectors(list(self.position), self.views)
+        made.poolings, made.resolved = self.poolings, self.resolved
+        return made
+
     def __len__(self) -> int:
         return len(self.position)
 

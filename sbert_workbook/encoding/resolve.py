@@ -86,10 +86,10 @@ def _resolve_auto() -> ResolvedModel:
 
 def _resolve_folder(name: str) -> ResolvedModel:
     path = Path(name).expanduser().resolve()
-    if not (path / "config.json").is_file():
+    if not (path / "config.json").is_file() and not (path / "modules.json").is_file():
         raise ModelNotFoundError(
-            f"Folder {str(path)!r} is not a Hugging Face model: it has no config.json. "
-            "Pass the folder that holds config.json, the tokenizer files and the weights."
+            f"Folder {str(path)!r} is not a Hugging Face model: it has no config.json (nor a sentence-transformers "
+            "modules.json). Pass the folder that holds config.json, the tokenizer files and the weights."
         )
     return ResolvedModel(name, path, "local folder", path.name, "local", f"loaded from the folder {path}")
 

@@ -39,8 +39,8 @@ def encode_views(encoder, sentences: Sequence[str], poolings: Sequence[str] = PO
     poolings = checked_poolings(poolings)
     from_hidden_states = [name for name in poolings if name not in INPUT_POOLINGS]
 
-    def summarize(hidden_states, attention_mask):
-        return {name: pool(hidden_states, attention_mask, name) for name in from_hidden_states}
+    def summarize(hidden_states, attention_mask):  # a copy each: `cls` is a view that would keep the batch's states alive
+        return {name: pool(hidden_states, attention_mask, name).clone() for name in from_hidden_states}
 
     views = {}
     if from_hidden_states:

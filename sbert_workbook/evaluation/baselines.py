@@ -7,7 +7,6 @@ The averaged-GloVe row (:func:`glove_row`) needs no model: it averages GloVe 6B 
 """
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 
 import numpy as np
@@ -19,6 +18,7 @@ from sbert_workbook.evaluation.similarity import cosine_similarity
 from sbert_workbook.evaluation.sts import evaluate_sts
 from sbert_workbook.encoding.glove import GLOVE_NAME, GloveEncoder, GloveVectors, load_glove
 from sbert_workbook.encoding.pooled_views import PooledViews
+from sbert_workbook.encoding.st_folder import read_model_modules
 from sbert_workbook.evaluation.provenance import inherit_provenance
 from sbert_workbook.published import SBERT_TABLE1
 
@@ -60,20 +60,13 @@ def published_table1(rows: Sequence[str] | None = None) -> pd.DataFrame:
 
 
 def sentence_transformers_pooling(encoder) -> str | None:
-    """The pooling a sentence-transformers model was trained with (``1_Pooling/config.json``), or None.
+    """The pooling a sentence-transformers model was trained with (its ``1_Pooling/config.json``), or None.
 
-    None means the folder is a plain transformer (e.g. ``bert-base-uncased``): not trained for similarity.
+    None means the folder is a plain transformer (e.g. ``bert-base-uncased``): not trained for similarity. The folder is
+    read once, by :func:`~sbert_workbook.encoding.st_folder.read_model_modules` (the encoder's ``modules``).
     """
-    config = encoder.resolved.path / "1_Pooling" / "config.json"
-    if not config.is_file():
-        return None
-    modes = json.loads(config.read_text())
-    if isinstance(modes.get("pooling_mode"), str):  # the newer single-key form
-        return {"mean_tokens": "mean", "cls_token": "cls", "max_tokens": "max"}.get(modes["pooling_mode"], modes["pooling_mode"])
-    for key, name in (("pooling_mode_mean_tokens", "mean"), ("pooling_mode_cls_token", "cls"), ("pooling_mode_max_tokens", "max")):
-        if modes.get(key):
-            return name
-    return None
+    modules = getattr(encoder, "modules", None) or read_model_modules(encoder.resolved.path)
+    return modules.pooling_name if modules.from_model else None
 
 
 def baseline_table(

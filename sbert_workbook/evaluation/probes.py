@@ -127,18 +127,19 @@ def relatedness_two_ways_table(views: Mapping[str, tuple], train_scores: Sequenc
     gold scores of the training pairs (the cosine column never sees them). The index is the view, in order.
     The regressor − cosine difference comes with its 95 % paired-bootstrap interval over the test pairs
     (:func:`sbert_workbook.evaluation.uncertainty.paired_bootstrap`; the regressor is deterministic, so only the
-    test sample varies) and the verdict it gives; ``attrs['interval']`` names the interval.
+    test sample varies) and the verdict it gives; ``attrs['interval']`` names the interval, ``attrs['intervals']``
+    holds each view's :class:`~sbert_workbook.evaluation.uncertainty.Interval` (to draw them).
     """
     from sbert_workbook.evaluation.uncertainty import paired_bootstrap
 
-    rows, method = {}, ""
+    rows, method, intervals = {}, "", {}
     for name, (train_u, train_v, test_u, test_v) in views.items():
         if len(test_u) != len(test_scores) or len(train_u) != len(train_scores):
             raise ValueError(f"View {name!r}: {len(train_u)} training and {len(test_u)} test pairs, but "
                              f"{len(train_scores)} training and {len(test_scores)} test scores.")
         cosines = cosine_similarity(test_u, test_v)
         predicted = regressor_predictions(train_u, train_v, train_scores, test_u, test_v, parts, alpha)
-        interval = paired_bootstrap(test_scores, predicted, cosines)
+        interval = intervals[name] = paired_bootstrap(test_scores, predicted, cosines)
         method = interval.method
         rows[name] = {"cosine_spearman": 100 * float(spearmanr(cosines, np.asarray(test_scores)).statistic),
                       "regressor_spearman": 100 * float(spearmanr(predicted, np.asarray(test_scores)).statistic),
@@ -147,4 +148,5 @@ def relatedness_two_ways_table(views: Mapping[str, tuple], train_scores: Sequenc
     table = pd.DataFrame.from_dict(rows, orient="index")
     table.index.name = "view"
     table.attrs["interval"] = f"95 % {method}"
+    table.attrs["intervals"] = intervals
     return table

@@ -83,15 +83,24 @@ def rerank(query: str, candidates: Sequence[int], corpus: Sequence[str],
     return [candidates[i] for i in order]
 
 
-def retrieve_and_rerank_table(query_vectors: torch.Tensor, corpus_vectors: torch.Tensor,
-                              score_pairs: Callable[..., np.ndarray], retrieval: RetrievalSet,
-                              ks: Sequence[int] = (5, 10, 20)) -> pd.DataFrame:
-    """Per ``k``: recall@1 and MRR@k (× 100) of the bi-encoder alone and reranked, and the cross-encoder's cost.
+@dataclass(frozen=True)
+class RerankOutcome:
+    """One ``k``: each query's reciprocal rank (0 outside the top ``k``) before and after reranking, and the time taken."""
 
-    Introduced in ``03_pooling_and_sts.ipynb`` §6. ``query_vectors`` and ``corpus_vectors`` are the
-    bi-encoder's embeddings of ``retrieval.queries`` and ``retrieval.corpus``; ``score_pairs`` is a
-    cross-encoder's ``predict``. Each ``k`` is reranked and timed on its own (no scores shared between
-    ``k``), so ``rerank_ms_per_query`` is what that ``k`` costs.
+    k: int
+    before: np.ndarray  # reciprocal rank per query, bi-encoder order
+    after: np.ndarray  # reciprocal rank per query, reranked
+    found: np.ndarray  # whether the match is in the top k (recall@k per query)
+    seconds: float
+
+
+def rerank_outcomes(query_vectors: torch.Tensor, corpus_vectors: torch.Tensor, score_pairs: Callable[..., np.ndarray],
+                    retrieval: RetrievalSet, ks: Sequence[int] = (5, 10, 20)) -> list[RerankOutcome]:
+    """Per ``k``, each query's outcome before and after reranking the bi-encoder's top ``k`` (``03`` §6): what
+    :func:`retrieve_and_rerank_table` averages, kept per query so that a gain can be given its interval.
+
+    ``query_vectors`` and ``corpus_vectors`` are the bi-encoder's embeddings of ``retrieval.queries`` and
+    ``retrieval.corpus``; ``score_pairs`` is a cross-encoder's ``predict``. Each ``k`` is reranked and timed on its own.
     """
     if len(query_vectors) != len(retrieval.queries) or len(corpus_vectors) != len(retrieval.corpus):
         raise ValueError(f"{len(query_vectors)} query vectors for {len(retrieval.queries)} queries and "
@@ -101,24 +110,38 @@ def retrieve_and_rerank_table(query_vectors: torch.Tensor, corpus_vectors: torch
         raise ValueError(f"ks must be positive candidate counts, e.g. (5, 10, 20); got {tuple(ks)}.")
     q = torch.nn.functional.normalize(torch.as_tensor(query_vectors).float(), dim=-1)
     c = torch.nn.functional.normalize(torch.as_tensor(corpus_vectors).float(), dim=-1)
-    deepest = min(max(ks), len(retrieval.corpus))
-    retrieved = torch.topk(q @ c.T, k=deepest, dim=-1).indices.tolist()
-    rows = []
+    retrieved = torch.topk(q @ c.T, k=min(max(ks), len(retrieval.corpus)), dim=-1).indices.tolist()
+    outcomes = []
     for k in ks:
         k = min(k, len(retrieval.corpus))
         started = time.perf_counter()
-        reranked = [rerank(query, ranked[:k], retrieval.corpus, score_pairs)
-                    for query, ranked in zip(retrieval.queries, retrieved)]
+        reranked = [rerank(query, ranked[:k], retrieval.corpus, score_pairs) for query, ranked in zip(retrieval.queries, retrieved)]
         seconds = time.perf_counter() - started
         before = [ranked[:k] for ranked in retrieved]
-        rows.append({
-            "k": k,
-            "recall@1 bi-encoder": 100 * np.mean([r[0] == m for r, m in zip(before, retrieval.match)]),
-            "recall@1 reranked": 100 * np.mean([r[0] == m for r, m in zip(reranked, retrieval.match)]),
-            "MRR@k bi-encoder": 100 * np.mean([reciprocal_rank(r, m) for r, m in zip(before, retrieval.match)]),
-            "MRR@k reranked": 100 * np.mean([reciprocal_rank(r, m) for r, m in zip(reranked, retrieval.match)]),
-            "recall@k": 100 * np.mean([m in r for r, m in zip(before, retrieval.match)]),
-            "cross-encoder passes per query": k,
-            "rerank ms per query": 1000 * seconds / len(retrieval),
-        })
+        outcomes.append(RerankOutcome(
+            k, np.array([reciprocal_rank(r, m) for r, m in zip(before, retrieval.match)]),
+            np.array([reciprocal_rank(r, m) for r, m in zip(reranked, retrieval.match)]),
+            np.array([m in r for r, m in zip(before, retrieval.match)]), seconds))
+    return outcomes
+
+
+def retrieve_and_rerank_table(query_vectors: torch.Tensor, corpus_vectors: torch.Tensor,
+                              score_pairs: Callable[..., np.ndarray], retrieval: RetrievalSet,
+                              ks: Sequence[int] = (5, 10, 20)) -> pd.DataFrame:
+    """Per ``k``: recall@1 and MRR@k (× 100) of the bi-encoder alone and reranked, and the cross-encoder's cost.
+
+    Introduced in ``03_pooling_and_sts.ipynb``. ``query_vectors`` and ``corpus_vectors`` are the
+    bi-encoder's embeddings of ``retrieval.queries`` and ``retrieval.corpus``; ``score_pairs`` is a
+    cross-encoder's ``predict``. Each ``k`` is reranked and timed on its own (no scores shared between
+    ``k``), so ``rerank_ms_per_query`` is what that ``k`` costs.
+    """
+    return outcomes_table(rerank_outcomes(query_vectors, corpus_vectors, score_pairs, retrieval, ks))
+
+
+def outcomes_table(outcomes: Sequence[RerankOutcome]) -> pd.DataFrame:
+    """:func:`rerank_outcomes` averaged over the queries: one row per ``k`` (``03`` §6)."""
+    rows = [{"k": o.k, "recall@1 bi-encoder": 100 * np.mean(o.before == 1), "recall@1 reranked": 100 * np.mean(o.after == 1),
+             "MRR@k bi-encoder": 100 * o.before.mean(), "MRR@k reranked": 100 * o.after.mean(), "recall@k": 100 * o.found.mean(),
+             "cross-encoder passes per query": o.k, "rerank ms per query": 1000 * o.seconds / len(o.before)}
+            for o in outcomes]
     return pd.DataFrame(rows).set_index("k")

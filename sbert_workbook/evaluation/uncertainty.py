@@ -154,6 +154,30 @@ def wmean_strata(gold: Mapping[str, np.ndarray], subsets: Mapping[str, Sequence[
     return (weights, *split)
 
 
+def row_means_interval(gold: Mapping[str, np.ndarray], similarities: Mapping[str, Mapping[str, np.ndarray]], statistic,
+                       resamples: int = RESAMPLES, seed: int = 0, confidence: float = CONFIDENCE) -> Interval:
+    """Interval of ``statistic({row: mean Spearman × 100 over the sets})``, any function of the rows' averages (a share
+    of a gap, a ratio), over test pairs resampled with replacement, each pair keeping every row's similarity
+    (``03_pooling_and_sts.ipynb`` §3a). ``statistic`` takes floats for the observed value and arrays (one per resample)."""
+    rng = np.random.default_rng(seed)
+    observed = {row: float(np.mean([spearman_rows(np.asarray(values[name], dtype=np.float64),
+                                                  np.asarray(gold[name], dtype=np.float64)) for name in gold]))
+                for row, values in similarities.items()}
+    resampled = {row: [] for row in similarities}
+    for name in gold:
+        values = np.asarray(gold[name], dtype=np.float64)
+        picks = rng.integers(0, len(values), size=(resamples, len(values)))
+        gold_ranks = resampled_ranks(values, picks)
+        for row, rows in similarities.items():
+            resampled[row].append(_pearson_rows(resampled_ranks(np.asarray(rows[name], dtype=np.float64), picks), gold_ranks))
+    distribution = statistic({row: np.nanmean(np.stack(values), axis=0) for row, values in resampled.items()})
+    tail = (1 - confidence) / 2
+    low, high = np.nanquantile(distribution, [tail, 1 - tail])
+    pairs = sum(len(values) for values in gold.values())
+    return Interval(float(statistic(observed)), float(low), float(high),
+                    f"bootstrap over {pairs} pairs of {len(gold)} sets, each resampled, {resamples} resamples")
+
+
 def score_interval(gold, similarities, reference: float, resamples: int = RESAMPLES, seed: int = 0,
                    confidence: float = CONFIDENCE) -> Interval:
     """Interval of Spearman(similarities) − ``reference`` (a published figure: a number without pairs) over
@@ -165,21 +189,26 @@ def score_interval(gold, similarities, reference: float, resamples: int = RESAMP
 def ranked_neighbours(similarities: Mapping[str, Mapping[str, np.ndarray]], gold: Mapping[str, np.ndarray],
                       resamples: int = RESAMPLES, seed: int = 0):
     """Rows (``{row: {set: similarities}}``) ranked by their mean Spearman over the sets in ``gold``, best first, each
-    with the paired-bootstrap interval of its difference to the next row down and the verdict; a DataFrame."""
+    with the paired-bootstrap interval of its difference to the next row down and the verdict; a DataFrame whose
+    ``attrs['intervals']`` holds each gap's :class:`Interval` as ``{"row − next row": Interval}`` (to draw them)."""
     import pandas as pd
 
     means = {row: float(np.mean([spearman_rows(np.asarray(values[name], dtype=np.float64),
                                                np.asarray(gold[name], dtype=np.float64)) for name in gold]))
              for row, values in similarities.items()}
     ranked = sorted(means, key=lambda row: -means[row])
-    rows = []
+    rows, intervals = [], {}
     for row, below in zip(ranked, [*ranked[1:], None]):
         interval = None if below is None else paired_bootstrap(gold, similarities[row], similarities[below], resamples, seed)
+        if interval is not None:
+            intervals[f"{row} − {below}"] = interval
         rows.append({"row": row, "score": means[row], "next below": below or "",
                      "difference": None if interval is None else interval.difference,
                      "95 % interval": "" if interval is None else f"[{interval.low:+.2f}, {interval.high:+.2f}]",
                      "verdict": "" if interval is None else interval.verdict})
-    return pd.DataFrame(rows).set_index("row")
+    table = pd.DataFrame(rows).set_index("row")
+    table.attrs["intervals"] = intervals
+    return table
 
 
 def aggregation_gap_interval(gold: Mapping[str, np.ndarray], similarities: Mapping[str, np.ndarray],
@@ -207,6 +236,20 @@ def aggregation_gap_interval(gold: Mapping[str, np.ndarray], similarities: Mappi
     pairs = sum(len(values) for values in gold.values())
     return Interval(float(np.mean(observed)), float(low), float(high),
                     f"bootstrap over {pairs} pairs of {len(gold)} sets, resampled within each subset, {resamples} resamples")
+
+
+def paired_mean_interval(a: Sequence[float], b: Sequence[float], resamples: int = RESAMPLES, seed: int = 0,
+                         confidence: float = CONFIDENCE, unit: str = "queries") -> Interval:
+    """Interval of mean(a) − mean(b) for two outcomes of the same items (queries), the items resampled with replacement,
+    each keeping both of its outcomes (``03_pooling_and_sts.ipynb`` §6: recall@1 or MRR before and after reranking)."""
+    a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    if a.ndim != 1 or a.shape != b.shape or len(a) < 2:
+        raise ValueError(f"Give two 1-d outcome lists of the same items, at least 2; got shapes {a.shape} and {b.shape}.")
+    picks = np.random.default_rng(seed).integers(0, len(a), size=(resamples, len(a)))
+    tail = (1 - confidence) / 2
+    low, high = np.quantile((a - b)[picks].mean(axis=1), [tail, 1 - tail])
+    return Interval(float((a - b).mean()), float(low), float(high),
+                    f"paired bootstrap over {len(a)} {unit}, {resamples} resamples")
 
 
 def seed_interval(differences: Sequence[float], confidence: float = CONFIDENCE) -> Interval:

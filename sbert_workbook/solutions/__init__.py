@@ -2,7 +2,7 @@
 
 One module per notebook (``nb01.py`` for ``01_mlm_to_similarity``), one function ``exNN_K`` per checked exercise,
 each listing plausible wrong answers, and a ``DISCUSSION`` dict of model answers to the open questions.
-Notebooks reach them only through :func:`sbert_workbook.exercises.solution_or` when ``SOLUTIONS = True`` or
+Notebooks reach them only through :func:`sbert_workbook.teaching.exercises.solution_or` when ``SOLUTIONS = True`` or
 ``SBERT_WORKBOOK_SOLUTIONS=1``; ``./workbook solutions`` writes the solved notebooks to ``build/solutions/``.
 This is the app layer: a solution may call any lesson.
 """

@@ -1,9 +1,9 @@
-"""Reference solutions for ``00_start_here.ipynb`` (see :mod:`sbert_workbook.exercises` for the pattern)."""
+"""Reference solutions for ``00_start_here.ipynb`` (see :mod:`sbert_workbook.teaching.exercises` for the pattern)."""
 from __future__ import annotations
 
 import numpy as np
 
-from sbert_workbook.exercises import solution
+from sbert_workbook.teaching.exercises import solution
 
 
 def _cosine_by(vectors, first: int, second: int, scale) -> float:

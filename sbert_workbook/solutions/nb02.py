@@ -1,4 +1,4 @@
-"""Reference solutions for ``02_anisotropy.ipynb`` (see :mod:`sbert_workbook.exercises` for the pattern)."""
+"""Reference solutions for ``02_anisotropy.ipynb`` (see :mod:`sbert_workbook.teaching.exercises` for the pattern)."""
 from __future__ import annotations
 
 import numpy as np
@@ -8,7 +8,7 @@ from sbert_workbook.anisotropy import metrics as an
 from sbert_workbook.evaluation import geometry
 from sbert_workbook.evaluation.projection import project
 from sbert_workbook.evaluation.similarity import mean_cosine
-from sbert_workbook.exercises import solution
+from sbert_workbook.teaching.exercises import solution
 
 
 def _gram_mean(vectors, normalise: bool = True, diagonal: bool = False, divide_by_n_squared: bool = False) -> float:
@@ -60,36 +60,33 @@ def ex02_3(layer0_cloud, cloud_lengths) -> float:
     return float(spearmanr(project(layer0_cloud, "svd")[:, 0], cloud_lengths).statistic)
 
 
-def _rare_norm(frequencies, main_encoder, word_embeddings, low: int = 5000, high: float = np.inf,
-               drop_pieces: bool = True, unranked: bool = False, squared: bool = False) -> float:
-    f = frequencies[main_encoder.name]
-    ranks = np.asarray(f.ranks)
+def _rare_norm(norms, ranks, tokens, low: int = 5000, high: float = np.inf, drop_pieces: bool = True,
+               unranked: bool = False, squared: bool = False) -> float:
+    ranks = np.asarray(ranks)
     in_bucket = ((ranks >= low) & (ranks < high)) | ((ranks < 0) if unranked else False)
-    whole = np.array([not token.startswith("##") for token in f.tokens]) if drop_pieces else True
-    norms = np.linalg.norm(np.asarray(word_embeddings[main_encoder.name])[in_bucket & whole], axis=1)
-    return float((norms ** 2 if squared else norms).mean())
+    whole = np.array([not token.startswith("##") for token in tokens]) if drop_pieces else True
+    chosen = np.asarray(norms, dtype=np.float64)[in_bucket & whole]
+    return float((chosen ** 2 if squared else chosen).mean())
 
 
 @solution(wrong={
-    "'##' pieces kept (the whole bucket's norm)": lambda frequencies, main_encoder, word_embeddings: _rare_norm(
-        frequencies, main_encoder, word_embeddings, drop_pieces=False),
-    "unranked tokens (rank −1) counted as rare": lambda frequencies, main_encoder, word_embeddings: _rare_norm(
-        frequencies, main_encoder, word_embeddings, unranked=True),
-    "the [500, 5K) bucket instead of [5K, …)": lambda frequencies, main_encoder, word_embeddings: _rare_norm(
-        frequencies, main_encoder, word_embeddings, low=500, high=5000),
-    "mean squared norm, not mean norm": lambda frequencies, main_encoder, word_embeddings: _rare_norm(
-        frequencies, main_encoder, word_embeddings, squared=True),
+    "'##' pieces kept (the whole bucket's norm)": lambda norms, ranks, tokens: _rare_norm(norms, ranks, tokens,
+                                                                                          drop_pieces=False),
+    "unranked tokens (rank −1) counted as rare": lambda norms, ranks, tokens: _rare_norm(norms, ranks, tokens,
+                                                                                         unranked=True),
+    "the [500, 5K) bucket instead of [5K, …)": lambda norms, ranks, tokens: _rare_norm(norms, ranks, tokens, low=500,
+                                                                                       high=5000),
+    "mean squared norm, not mean norm": lambda norms, ranks, tokens: _rare_norm(norms, ranks, tokens, squared=True),
 })
-def ex02_4(frequencies, main_encoder, word_embeddings) -> float:
+def ex02_4(norms, ranks, tokens) -> float:
     """Mean L2 norm of the input embeddings of tokens ranked ≥ 5000 that are not '##' pieces."""
-    return _rare_norm(frequencies, main_encoder, word_embeddings)
+    return _rare_norm(norms, ranks, tokens)
 
 
-def _neighbours(WORD, main_encoder, word_embeddings, frequencies, ranked_rows, drop_nearest: bool = False,
-                include_self: bool = False, as_token_ids: bool = False) -> list[str]:
-    tokens = frequencies[main_encoder.name].tokens
-    vectors = np.asarray(word_embeddings[main_encoder.name])[ranked_rows]
-    row = int(np.flatnonzero(ranked_rows == main_encoder.tokenizer.convert_tokens_to_ids(WORD))[0])
+def _neighbours(WORD, W, tokens, ranked_rows, drop_nearest: bool = False, include_self: bool = False,
+                as_token_ids: bool = False) -> list[str]:
+    vectors = np.asarray(W)[ranked_rows]
+    row = int(np.flatnonzero(ranked_rows == tokens.index(WORD))[0])
     if drop_nearest:  # as if an.knn returned the word itself first
         nearest = an.knn(vectors, 6, queries=[row])[1][0][1:]
     elif include_self:
@@ -100,31 +97,27 @@ def _neighbours(WORD, main_encoder, word_embeddings, frequencies, ranked_rows, d
 
 
 @solution(wrong={
-    "the word itself counted as its nearest neighbour": lambda WORD, main_encoder, word_embeddings, frequencies, ranked_rows:
-        _neighbours(WORD, main_encoder, word_embeddings, frequencies, ranked_rows, include_self=True),
+    "the word itself counted as its nearest neighbour": lambda WORD, W, tokens, ranked_rows: _neighbours(
+        WORD, W, tokens, ranked_rows, include_self=True),
     "off by one: asked an.knn for 6 and dropped the first, as if it returned the word itself":
-        lambda WORD, main_encoder, word_embeddings, frequencies, ranked_rows:
-        _neighbours(WORD, main_encoder, word_embeddings, frequencies, ranked_rows, drop_nearest=True),
+        lambda WORD, W, tokens, ranked_rows: _neighbours(WORD, W, tokens, ranked_rows, drop_nearest=True),
     "positions among ranked_rows read as token ids (tokens[i], not tokens[ranked_rows[i]])":
-        lambda WORD, main_encoder, word_embeddings, frequencies, ranked_rows:
-        _neighbours(WORD, main_encoder, word_embeddings, frequencies, ranked_rows, as_token_ids=True),
+        lambda WORD, W, tokens, ranked_rows: _neighbours(WORD, W, tokens, ranked_rows, as_token_ids=True),
 })
-def ex02_5(WORD, main_encoder, word_embeddings, frequencies, ranked_rows) -> list[str]:
+def ex02_5(WORD, W, tokens, ranked_rows) -> list[str]:
     """The 5 ranked tokens nearest to WORD in L2 distance, nearest first, WORD itself left out."""
-    return _neighbours(WORD, main_encoder, word_embeddings, frequencies, ranked_rows)
+    return _neighbours(WORD, W, tokens, ranked_rows)
 
 
 @solution(wrong={
-    "the most anisotropic layer (idxmax)": lambda layer_tables, main_encoder: int(
-        layer_tables[main_encoder.name]["tokens"].idxmax()),
-    "the smallest value itself (.min()), not its layer (.idxmin())": lambda layer_tables, main_encoder: float(
-        layer_tables[main_encoder.name]["tokens"].min()),
-    "off by one: transformer layers counted from 1 after the embedding layer": lambda layer_tables, main_encoder: int(
-        layer_tables[main_encoder.name]["tokens"].idxmin()) + 1,
+    "the most anisotropic layer (argmax)": lambda token_cone: int(np.argmax(token_cone)),
+    "the smallest value itself (min), not its layer (argmin)": lambda token_cone: float(np.min(token_cone)),
+    "off by one: transformer layers counted from 1 after the embedding layer": lambda token_cone: int(
+        np.argmin(token_cone)) + 1,
 })
-def ex02_6(layer_tables, main_encoder) -> int:
-    """The row (layer, 0 = embeddings) with the lowest mean cosine in the 'tokens' column."""
-    return int(layer_tables[main_encoder.name]["tokens"].idxmin())
+def ex02_6(token_cone) -> int:
+    """The layer (0 = embeddings) whose single token vectors have the lowest mean cosine."""
+    return int(np.argmin(token_cone))
 
 
 def _uniformity_by_hand(points, normalise: bool = True, log: bool = True, squared: bool = True,

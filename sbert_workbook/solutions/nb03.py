@@ -1,4 +1,4 @@
-"""Reference solutions for ``03_pooling_and_sts.ipynb`` (see :mod:`sbert_workbook.exercises` for the pattern)."""
+"""Reference solutions for ``03_pooling_and_sts.ipynb`` (see :mod:`sbert_workbook.teaching.exercises` for the pattern)."""
 from __future__ import annotations
 
 import numpy as np
@@ -6,7 +6,7 @@ import torch
 from scipy.stats import kendalltau, pearsonr, spearmanr
 
 from sbert_workbook.evaluation import probes
-from sbert_workbook.exercises import solution
+from sbert_workbook.teaching.exercises import solution
 
 
 def _tau_a(x, y) -> float:

@@ -1,11 +1,11 @@
-"""Reference solutions for ``04_siamese_finetuning.ipynb`` (see :mod:`sbert_workbook.exercises` for the pattern)."""
+"""Reference solutions for ``04_siamese_finetuning.ipynb`` (see :mod:`sbert_workbook.teaching.exercises` for the pattern)."""
 from __future__ import annotations
 
 import math
 
 import torch
 
-from sbert_workbook.exercises import solution
+from sbert_workbook.teaching.exercises import solution
 
 
 def _softmax_loss(features=lambda u, v: (u, v, (u - v).abs()), reduce=torch.mean, log=True):

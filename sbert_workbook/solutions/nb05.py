@@ -1,11 +1,11 @@
-"""Reference solutions for ``05_bert_flow.ipynb`` (see :mod:`sbert_workbook.exercises` for the pattern)."""
+"""Reference solutions for ``05_bert_flow.ipynb`` (see :mod:`sbert_workbook.teaching.exercises` for the pattern)."""
 from __future__ import annotations
 
 import numpy as np
 import torch
 
 from sbert_workbook.calibration.change_of_variables import cubic_map, standard_normal_pdf
-from sbert_workbook.exercises import solution
+from sbert_workbook.teaching.exercises import solution
 from sbert_workbook.evaluation.uncertainty import published_interval
 from sbert_workbook.published.bert_flow import BERT_FLOW_TABLE2, BERT_FLOW_TABLE8
 from sbert_workbook.published.comparisons import MULTI_SUBSET_SETS, sets_where_higher
@@ -44,46 +44,54 @@ def ex05_twin(information_u, information_natsv):
     return information_u[0] + 0.5 * information_u[0].norm() * _top_direction(information_natsv)
 
 
+def _static(lesson, group: str) -> torch.Tensor:
+    return lesson.bank.get("static", lesson.fit_sentences[group])
+
+
 @solution(wrong={
-    "averaged over dimensions (dim=1), not over sentences": lambda bank, fit_sentences: bank.get(
-        "static", fit_sentences["nli"]).mean(1),
-    "the STS-B target sentences instead of the NLI ones": lambda bank, fit_sentences: bank.get(
-        "static", fit_sentences["stsb"]).mean(0),
-    "the standard deviation instead of the mean": lambda bank, fit_sentences: bank.get(
-        "static", fit_sentences["nli"]).std(0, unbiased=False),
+    "averaged over dimensions (dim=1), not over sentences": lambda lesson: _static(lesson, "nli").mean(1),
+    "the STS-B target sentences instead of the NLI ones": lambda lesson: _static(lesson, "stsb").mean(0),
+    "the standard deviation instead of the mean": lambda lesson: _static(lesson, "nli").std(0, unbiased=False),
 })
-def ex05_snmean(bank, fit_sentences):
+def ex05_snmean(lesson):
     """μ_d over the NLI sentences: the mean over rows (dim 0) of their static embeddings."""
-    return bank.get("static", fit_sentences["nli"]).mean(0)
+    return _static(lesson, "nli").mean(0)
 
 
-def _largest_projection(vectors, directions) -> float:
-    return float((vectors @ directions).abs().max())
+def _energy(x) -> float:
+    return float((torch.as_tensor(x, dtype=torch.float64) ** 2).sum())
 
 
-@solution(wrong={
-    "projected the embeddings before NATSV (natsv_u, not natsv.transform(natsv_u))": lambda natsv_u, natsv_top, natsv:
-        _largest_projection(natsv_u, natsv_top),
-    "the centred top-3 directions (PCA), not the uncentred singular ones NATSV removes": lambda natsv_u, natsv_top, natsv:
-        _largest_projection(natsv.transform(natsv_u), torch.linalg.svd(
-            (natsv_u - natsv_u.mean(0)).double(), full_matrices=False).Vh[:3].T.float()),
-    "the 4th to 6th directions (kept by NATSV) instead of the top 3": lambda natsv_u, natsv_top, natsv:
-        _largest_projection(natsv.transform(natsv_u), torch.linalg.svd(
-            natsv_u.double(), full_matrices=False).Vh[3:6].T.float()),
-})
-def ex05_natsv(natsv_u, natsv_top, natsv):
-    """max |ũ · v_i| over sentences and the 3 removed directions: 0 up to rounding."""
-    return _largest_projection(natsv.transform(natsv_u), natsv_top)
+def _removed(natsv_u, natsv) -> float:
+    return _energy(natsv_u - natsv.transform(natsv_u)) / _energy(natsv_u)
+
+
+def _fitted_natsv(natsv_u, k: int):
+    from sbert_workbook.calibration.calibrators import NullTopDirections
+
+    return NullTopDirections(k=k).fit(natsv_u)
 
 
 @solution(wrong={
-    "forward only: z = f(u), not f⁻¹(f(u))": lambda flow, u_check: flow(u_check)[0].detach(),
-    "inverse only: f⁻¹(u), not f⁻¹(f(u))": lambda flow, u_check: flow.inverse(u_check).detach(),
+    "0: what is left along the removed directions, not the share of energy removed": lambda: 0.0,
+    "the share kept, 1 − removed": lambda natsv_u, natsv: 1 - _removed(natsv_u, natsv),
+    "norms not squared: ‖U − NATSV(U)‖ / ‖U‖": lambda natsv_u, natsv: _removed(natsv_u, natsv) ** 0.5,
+    "the top direction alone (k = 1), not the three NATSV removed": lambda natsv_u: _removed(natsv_u, _fitted_natsv(natsv_u, 1)),
 })
-def ex05_roundtrip(flow, u_check):
-    """f⁻¹(f(u)): Glow's forward returns (z, log|det|); inverse takes z."""
+def ex05_natsv(natsv_u, natsv):
+    """‖U − NATSV(U)‖²_F / ‖U‖²_F: the share of the energy NATSV took away (the top-3 singular values' share)."""
+    return _removed(natsv_u, natsv)
+
+
+@solution(wrong={
+    "z_hidden itself: the identity, which any round-trip check would pass": lambda z_hidden: z_hidden.clone(),
+    "forward again: f(z), not f⁻¹(z)": lambda flow, z_hidden: flow(z_hidden)[0].detach(),
+    "the inverse twice: f⁻¹(f⁻¹(z))": lambda flow, z_hidden: flow.inverse(flow.inverse(z_hidden)).detach(),
+})
+def ex05_roundtrip(flow, z_hidden):
+    """u = f⁻¹(z): the flow run backwards gives back the embeddings the codes came from (Glow's inverse)."""
     with torch.no_grad():
-        return flow.inverse(flow(u_check)[0])
+        return flow.inverse(z_hidden)
 
 
 @solution(wrong={
@@ -169,14 +177,15 @@ DISCUSSION = {
 
 
 @solution(wrong={
-    "log p_U(u), the log-likelihood, not the log-determinant alone": lambda flow, u_check: flow.log_prob(u_check[:1]).detach(),
-    "the inverse's log-determinant (sign flipped)": lambda flow, u_check: -flow(u_check[:1])[1].detach(),
-    "summed over all 32 sentences, not the first one": lambda flow, u_check: flow(u_check)[1].detach().sum(),
+    "log p_U(u), the log-likelihood, not the log-determinant alone": lambda flow, u_check: flow.log_prob(u_check).detach(),
+    "the inverse's log-determinant (sign flipped)": lambda flow, u_check: -flow(u_check)[1].detach(),
+    "log N(f(u)) alone: the Gaussian term, without the Jacobian": lambda flow, u_check: (
+        flow.log_prob(u_check) - flow(u_check)[1]).detach(),
 })
 def ex05_logdet(flow, u_check):
-    """log|det ∂f/∂u| at the first sentence: the second output of Glow's forward."""
+    """log|det ∂f/∂u| at the sentence: the second output of Glow's forward."""
     with torch.no_grad():
-        return flow(u_check[:1])[1]
+        return flow(u_check)[1]
 
 
 @solution(wrong={

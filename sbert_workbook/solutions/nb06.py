@@ -1,10 +1,10 @@
-"""Reference solutions for ``06_contrastive_simcse.ipynb`` (see :mod:`sbert_workbook.exercises` for the pattern)."""
+"""Reference solutions for ``06_contrastive_simcse.ipynb`` (see :mod:`sbert_workbook.teaching.exercises` for the pattern)."""
 from __future__ import annotations
 
 import torch
 import torch.nn.functional as F
 
-from sbert_workbook.exercises import solution
+from sbert_workbook.teaching.exercises import solution
 
 
 def _info_nce(normalise: bool = True, use_temperature: bool = True, shift_labels: bool = False):
@@ -40,7 +40,7 @@ def _alignment(align_u, align_v, normalise: bool = True, squared: bool = True, r
     "summed over the pairs instead of averaged": lambda align_u, align_v: _alignment(align_u, align_v, reduce=torch.sum),
 })
 def ex06_alignment(align_u, align_v):
-    """ℓ_align = mean over pairs of ‖û − v̂‖², û and v̂ unit-normalised (Wang & Isola, 2020; SimCSE §5)."""
+    """ℓ_align = mean over pairs of ‖û − v̂‖², û and v̂ unit-normalised (Wang & Isola, 2020; SimCSE §2, Eq. 2)."""
     return _alignment(align_u, align_v)
 
 

@@ -10,6 +10,9 @@ look-up and a mean, so hundreds of SimCSE steps take seconds, with the same ``fi
 from __future__ import annotations
 
 import copy
+from collections.abc import Sequence
+
+import torch
 
 from sbert_workbook.encoding.resolve import ResolvedModel
 from sbert_workbook.training.siamese import SiameseModel
@@ -41,3 +44,37 @@ def trainable_parameters(model: SiameseModel) -> int:
     if model.pooling == BAG_OF_WORDS_POOLING and model.layers is None:
         return model.transformer.get_input_embeddings().weight.numel()
     return sum(p.numel() for p in model.parameters() if p.requires_grad)
+
+
+class TokenIds:
+    """Each sentence's token ids under one tokenizer ([CLS] and [SEP] included, up to ``max_length``), computed once and
+    remembered, so that a bag of words can be read again and again, as its word vectors train, without re-tokenising."""
+
+    def __init__(self, tokenizer, max_length: int = 512):
+        self.tokenizer, self.max_length, self._ids = tokenizer, max_length, {}
+
+    def __call__(self, sentences: Sequence[str]) -> list[list[int]]:
+        missing = list(dict.fromkeys(s for s in sentences if s not in self._ids))
+        if missing:
+            encoded = self.tokenizer(missing, truncation=True, max_length=self.max_length)["input_ids"]
+            self._ids.update(zip(missing, encoded))
+        return [self._ids[s] for s in sentences]
+
+
+def bag_of_words_row(model: SiameseModel, token_ids: TokenIds):
+    """``model``'s sentence vectors as its word-vector matrix W is now: u = (1/n) Σ_t W[x_t] for each sentence, computed
+    as one sparse product (sentences × vocabulary) · W. The same vectors as an Encoder's ``word_embeddings`` pooling (no
+    dropout: evaluation), without a forward pass per batch."""
+    def embed(sentences):
+        ids = token_ids(list(sentences))
+        if not ids:
+            raise ValueError("A bag of words needs at least one sentence to embed.")
+        lengths = torch.tensor([len(i) for i in ids])
+        rows = torch.repeat_interleave(torch.arange(len(ids)), lengths)
+        columns = torch.tensor([token for i in ids for token in i])
+        weight = model.transformer.get_input_embeddings().weight
+        mean = torch.sparse_coo_tensor(torch.stack([rows, columns]), (1.0 / lengths.float()).repeat_interleave(lengths),
+                                       (len(ids), weight.shape[0]))
+        with torch.no_grad():
+            return torch.sparse.mm(mean.to(weight.device), weight.float()).cpu()
+    return embed

@@ -27,7 +27,7 @@ from sbert_workbook.training.examples import Examples, no_duplicate_batches, shu
 from sbert_workbook.training.gradient_cache import back_off_keeps, cached_optimizer_step, uses_cache
 from sbert_workbook.training.objectives import OBJECTIVES, checked_objective
 from sbert_workbook.optimizer import adamw
-from sbert_workbook.scratch import scratch_folder
+from sbert_workbook.training.scratch import scratch_folder
 from sbert_workbook.settings import set_seed
 
 

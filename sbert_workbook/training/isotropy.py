@@ -1,11 +1,11 @@
-"""Isotropy by training vs after the fact: one table for encoders and calibrators alike (``06_contrastive_simcse.ipynb``).
+"""Trained vs after the fact: one table for encoders and calibrators alike (``06_contrastive_simcse.ipynb``).
 
 A *row* is anything that maps sentences to vectors: a trained model (:func:`model_row`), or the start
 model's vectors through a fitted calibrator (:func:`calibrated_row`). :func:`isotropy_table` scores
 every row on the same STS test sets (Spearman × 100 of cosine, ``all`` per set, the average under
 ``all`` and ``wmean``), adds the mean cosine of unrelated sentences and the top singular direction's
 share, and any further *measures* the caller passes (the notebook passes alignment and uniformity,
-Wang & Isola 2020, as SimCSE §5 uses them). :func:`measure_callback` records such measures while
+Wang & Isola 2020, defined in SimCSE §2, Eq. 2–3, and read in its §3 and §7). :func:`measure_callback` records such measures while
 ``fit`` trains (SimCSE Figure 2).
 """
 from __future__ import annotations
@@ -59,6 +59,24 @@ def model_row(model, batch_size: int = 64, pooling: str | None = None) -> Embed:
     return remembering(embed)
 
 
+def frozen_row(embed: Embed, sentences: Sequence[str], name: str = "this row") -> Embed:
+    """``embed``'s vectors of ``sentences``, computed now; the row returned looks them up and holds no model, so the
+    model can be freed (06 trains one model at a time, scores it and keeps only its vectors). A sentence it was not
+    given is an error that says so."""
+    distinct = list(dict.fromkeys(sentences))
+    vectors = torch.as_tensor(embed(distinct), dtype=torch.float32)
+    index = {sentence: i for i, sentence in enumerate(distinct)}
+
+    def look_up(asked):
+        asked = list(asked)
+        missing = [sentence for sentence in asked if sentence not in index]
+        if missing:
+            raise KeyError(f"{name} was computed for {len(index)} sentences, not for {len(missing)} of these "
+                           f"(e.g. {missing[0]!r}): compute the row with every sentence it will be asked for.")
+        return vectors[[index[sentence] for sentence in asked]]
+    return look_up
+
+
 def calibrated_row(embed: Embed, calibrator) -> Embed:
     """The start model's vectors through a fitted calibrator (whitening, flow, …: anything with ``transform``)."""
     return remembering(lambda sentences: torch.as_tensor(calibrator.transform(torch.as_tensor(embed(sentences))),
@@ -66,7 +84,7 @@ def calibrated_row(embed: Embed, calibrator) -> Embed:
 
 
 def positive_pairs(data: StsData, threshold: float = 4.0) -> tuple[list[str], list[str]]:
-    """The pairs scored above ``threshold`` (of 5): SimCSE §5 (footnote 3) takes STS-B pairs "with a score higher than 4"
+    """The pairs scored above ``threshold`` (of 5): SimCSE §3 (footnote 3) takes STS-B pairs "with a score higher than 4"
     as alignment's positives, as 02 §7 does."""
     keep = [i for i, score in enumerate(data.scores) if score > threshold]
     if len(keep) < 2:
@@ -157,8 +175,8 @@ def measure_callback(model, measures: Mapping[str, Measure], every: int, traject
 
 def plane_moves(frame: pd.DataFrame, reference: str = "raw", sts: str = "avg (all)") -> pd.DataFrame:
     """Each row of an :func:`isotropy_table` (with ``alignment`` and ``uniformity`` measures) against ``reference``:
-    its change in ℓ_uniform, ℓ_align and STS, and whether it gained uniformity (ℓ_uniform lower) and lost alignment
-    (ℓ_align higher) — SimCSE's Figure 3, read as numbers."""
+    its change in ℓ_uniform, ℓ_align and STS — SimCSE's Figure 3, read as numbers. Whether a change is a gain, a loss
+    or a tie is for its interval to say (:mod:`sbert_workbook.evaluation.geometry_intervals`), not its sign."""
     missing = {"alignment", "uniformity", sts} - set(frame.columns)
     if missing or reference not in frame.index:
         raise ValueError(f"plane_moves needs the columns alignment, uniformity and {sts!r} and a row {reference!r}; "
@@ -167,7 +185,5 @@ def plane_moves(frame: pd.DataFrame, reference: str = "raw", sts: str = "avg (al
     moves = pd.DataFrame({"Δ uniformity": frame["uniformity"] - base["uniformity"],
                           "Δ alignment": frame["alignment"] - base["alignment"],
                           f"Δ STS ({sts})": frame[sts] - base[sts]}).drop(index=reference)
-    moves["gains uniformity"] = moves["Δ uniformity"] < 0
-    moves["loses alignment"] = moves["Δ alignment"] > 0
     return moves
 

@@ -25,7 +25,7 @@ class LiveTrainingPlot:
     """A ``callback`` for :func:`~sbert_workbook.training.fitting.fit` that redraws :func:`training_figure` as training runs.
 
     It redraws every ``every`` steps and after each dev evaluation, inside an ``ipywidgets.Output``
-    the kernel writes (:func:`sbert_workbook.live_output.show`), so it also works in Colab and Voila.
+    the kernel writes (:func:`sbert_workbook.teaching.live_output.show`), so it also works in Colab and Voila.
     """
 
     def __init__(self, title: str = "Training", every: int = 10):
@@ -37,7 +37,7 @@ class LiveTrainingPlot:
         display(self.output)
 
     def __call__(self, event: dict, history: dict) -> None:
-        from sbert_workbook.live_output import show
+        from sbert_workbook.teaching.live_output import show
 
         if event["step"] % self.every and "dev_spearman" not in event and event["step"] != event["total_steps"]:
             return

@@ -20,6 +20,7 @@ from sbert_workbook.data.records import StsData
 from sbert_workbook.encoding.pooling import INPUT_POOLINGS, POOLINGS, TOKEN_POOLING_FUNCTIONS, pool, word_embedding_pooling
 from sbert_workbook.evaluation.sts import evaluate_sts_data
 from sbert_workbook.encoding.quiet_loading import load_transformer_quietly
+from sbert_workbook.encoding.st_save import averaged_layers, needs_all_hidden_states, write_sentence_transformers_files
 
 #: A small BERT for "training from scratch" on a CPU: 4 layers of width 256 (about 11 M parameters
 #: with the 30,522-token vocabulary, most of them in the word embeddings).
@@ -97,12 +98,22 @@ class SiameseModel(nn.Module):
         return evaluate_sts_data(embed, data)["spearman_cosine"]
 
     def save(self, folder: str | Path) -> Path:
-        """Save a folder that :func:`~sbert_workbook.load_encoder` can load (plus ``head.safetensors``)."""
+        """Save a folder that :func:`~sbert_workbook.load_encoder` and ``SentenceTransformer(folder)`` both read as this
+        model (plus ``head.safetensors``): the transformer and tokenizer, and sentence-transformers' modules for the
+        pooling (:mod:`~sbert_workbook.encoding.st_save`; a layer average as its ``WeightedLayerPooling``)."""
         from safetensors.torch import save_file
 
         folder = Path(folder)
-        self.transformer.save_pretrained(folder)
+        hidden_states = self.transformer.config.num_hidden_layers + 1
+        averaged_layers(self.pooling, self.layers, hidden_states)  # refuses a pooling that cannot travel, before writing
+        config, all_states = self.transformer.config, needs_all_hidden_states(self.pooling, self.layers)
+        kept, config.output_hidden_states = config.output_hidden_states, all_states or config.output_hidden_states
+        try:
+            self.transformer.save_pretrained(folder)
+        finally:
+            config.output_hidden_states = kept
         self.tokenizer.save_pretrained(folder)
+        write_sentence_transformers_files(folder, self.pooling, self.layers, self.dim, hidden_states, self.max_length)
         if self.head is not None:
             save_file({k: v.contiguous() for k, v in self.head.state_dict().items()}, str(folder / "head.safetensors"))
         return folder

@@ -83,7 +83,7 @@ def find_solution(name: str) -> Callable:
                                   "solve it, or ask your teacher.", name=error.name) from None
     found = getattr(module, name, None)
     if found is None:
-        raise KeyError(f"{module.__name__} has no solution {name}(); add it there (see sbert_workbook/exercises.py)")
+        raise KeyError(f"{module.__name__} has no solution {name}(); add it there (see sbert_workbook/teaching/exercises.py)")
     return found
 
 

@@ -1,0 +1,12 @@
+"""The manifest of ``00_start_here.ipynb``: its sizes per mode, the equations it teaches and the paper results it shows.
+
+Read by the notebook's set-up (``sbert_workbook.lessons.nb00.begin``), the tests' notebook runs, tools/story_check.py
+and tools/teaching_guide.py (docs/adding-a-lesson.md).
+"""
+from __future__ import annotations
+
+from sbert_workbook.lessons.manifest import Equation, Manifest, PaperLink, Size
+
+MANIFEST = Manifest(
+    notebook="00_start_here",
+)

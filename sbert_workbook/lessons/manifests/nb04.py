@@ -1,0 +1,71 @@
+"""The manifest of ``04_siamese_finetuning.ipynb``: its sizes per mode, the equations it teaches and the paper results it shows.
+
+Read by the notebook's set-up (``sbert_workbook.lessons.nb04.begin``), the tests' notebook runs, tools/story_check.py
+and tools/teaching_guide.py (docs/adding-a-lesson.md). Full mode is SBERT's recipe (§3.1, §4.2, Table 2's caption);
+``full_on_cpu`` is what tools/story_check.py runs as full mode on two cores: every evaluation at full size (all test
+and dev pairs, all ablation variants), training capped at a number of steps each size's ``what`` states.
+"""
+from __future__ import annotations
+
+from sbert_workbook.lessons.manifest import Equation, Manifest, PaperLink, Size
+from sbert_workbook.published.sbert_recipe import SBERT_NLI_RECIPE, SBERT_STSB_RECIPE
+from sbert_workbook.training.siamese import SMALL_BERT
+
+#: SBERT's seeds per configuration (§4.2, Table 2's caption) and its STS-B epochs (Table 2's caption).
+PAPER_SEEDS, PAPER_STSB_EPOCHS = SBERT_STSB_RECIPE.settings["seeds"], SBERT_STSB_RECIPE.settings["epochs"]
+
+MANIFEST = Manifest(
+    notebook="04_siamese_finetuning",
+    sizes={
+        "BATCH_SIZE": Size("pairs per training step in every run (SBERT §3.1's batch)", quick=SBERT_NLI_RECIPE.settings["batch size"],
+                           full=SBERT_NLI_RECIPE.settings["batch size"], standin=2),
+        "STUDENT_LAYERS": Size("layers of the random-init student (offline; a pre-trained MODEL keeps its own)",
+                               quick=2, full=SMALL_BERT["num_hidden_layers"], standin=1),
+        "STUDENT_HIDDEN": Size("width of the random-init student (heads: width / 64, feed-forward: 4 × width)",
+                               quick=128, full=SMALL_BERT["hidden_size"], standin=64),
+        "CROSS_STEPS": Size("§1.1: steps of the cross-encoder and of the bi-encoder on STS-B train (None: STSB_EPOCHS epochs; "
+                            "full_on_cpu: capped at 300)", quick=10, full=None, suite=4, standin=2, full_on_cpu=300),
+        "CROSS_LEARNING_RATE": Size("§1.1: their learning rate (a few steps need a larger one; full: the paper's)",
+                                    quick=1e-4, full=SBERT_STSB_RECIPE.settings["learning rate"]),
+        "STSB_EPOCHS": Size("epochs over STS-B train when a run's steps are None (SBERT Table 2's caption)",
+                            quick=PAPER_STSB_EPOCHS, full=PAPER_STSB_EPOCHS),
+        "STS_LIMIT": Size("pairs per STS test set in §1.1 and §5 (None: all)", quick=150, full=None, suite=50, standin=4),
+        "COST_SIZES": Size("§1.2: the numbers of sentences timed", quick=(8, 16), full=(16, 32, 64), standin=(4, 8)),
+        "NLI_STEPS": Size("§5: classification steps on NLI (None: one epoch, SBERT §3.1; full_on_cpu: capped at 600)",
+                          quick=60, full=None, suite=20, standin=2, full_on_cpu=600),
+        "STSB_STEPS": Size("§5: regression steps on STS-B train (None: STSB_EPOCHS epochs; full_on_cpu: capped at 600)",
+                           quick=80, full=None, suite=20, standin=2, full_on_cpu=600),
+        "TRAIN_SEEDS": Size("§5: seeds SEED, SEED + 1, … of the two-stage training (the interval is over them)",
+                            quick=3, full=3, standin=2),
+        "EVAL_EVERY": Size("§5: steps between two STS-B dev scores during training", quick=20, full=200, standin=2),
+        "DEV_PAIRS": Size("STS-B dev pairs scored during and after training (None: all)", quick=200, full=None, suite=50, standin=4),
+        "SAVE_CHECKPOINTS": Size("§5: write resumable checkpoints (§7 always writes its own)", quick=True, full=True, standin=False),
+        "ABLATION_STEPS": Size("§6: classification steps per ablation variant and per seed (full_on_cpu: 600 as full mode)",
+                               quick=15, full=600, suite=5, standin=1),
+        "ABLATION_VARIANTS": Size("§6: how many of the six ablation variants to train (None: all six)", quick=None, full=None, standin=3),
+        "SEED_RUNS": Size("§6.1: seeds of the default variant (full: SBERT's seeds per configuration, §4.2)",
+                          quick=5, full=PAPER_SEEDS, suite=3, standin=2),
+    },
+    equations=(
+        Equation('classification objective (SBERT §3)',
+                 'o = softmax(W_t (u, v, |u − v|)), W_t ∈ ℝ^{3d × k} (d: embedding size, k: number of labels, 3 for NLI); cross-entropy',
+                 'sbert_workbook.training.losses:classification_loss', '3'),
+        Equation('regression objective (SBERT §3)',
+                 'L = mean_i (cos(u_i, v_i) − y_i)², y scaled to [0, 1]',
+                 'sbert_workbook.training.losses:cosine_regression_loss', '3'),
+        Equation('triplet objective (SBERT §3)',
+                 'L = max(‖a − p‖ − ‖a − n‖ + ε, 0), ε = 1',
+                 'sbert_workbook.training.losses:triplet_loss', '3'),
+        Equation('multiple-negatives ranking (in-batch negatives; Henderson et al. 2017, arXiv 1705.00652)',
+                 'L_i = −log softmax_j(s · cos(a_i, c_j))|_{j = i}, s = 20: InfoNCE with temperature τ = 1/s = 0.05',
+                 'sbert_workbook.training.losses:multiple_negatives_ranking_loss', '3'),
+    ),
+    paper_map=(
+        PaperLink('Sentence-BERT 1908.10084', 'Table 2 and §8: cross- vs bi-encoder, accuracy and cost', '1', 'SBERT_TABLE2'),
+        PaperLink('Sentence-BERT 1908.10084', 'Figures 1–2: the Siamese architectures', '2'),
+        PaperLink('Sentence-BERT 1908.10084', '§3: classification, regression, triplet objectives', '3'),
+        PaperLink('Sentence-BERT 1908.10084', '§3.1 recipe: batch 16, Adam 2e-5, 10 % warm-up, 1 epoch', '4'),
+        PaperLink('Sentence-BERT 1908.10084', 'Table 6: pooling and concatenation ablations', '6', 'SBERT_TABLE6'),
+    ),
+    story_in_full_mode=True,
+)

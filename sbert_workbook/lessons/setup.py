@@ -1,0 +1,85 @@
+"""A lesson's set-up in one call: device, quick or full mode, seed, table captions, and the lesson's sizes.
+
+Every notebook's set-up cell is one hidden call, ``lesson = nbNN.begin(QUICK, MODEL, SEED, DEVICE, SIZES)``, and each
+``sbert_workbook/lessons/nbNN`` module's ``begin`` starts with :func:`begin` here, then loads what its lesson needs.
+It prints what a student should know before the first result: which mode and why, the device, the sizes this run
+uses (from the lesson's manifest, with the parameters cell's ``SIZES`` applied) and how to change them.
+Introduced in ``00_start_here.ipynb``.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import torch
+
+from sbert_workbook.devices import pick_device, precision_name
+from sbert_workbook.evaluation.provenance import show_provenance_captions
+from sbert_workbook.lessons.manifest import Manifest, manifest
+from sbert_workbook.settings import quick_mode, set_seed
+
+
+class Sizes(Mapping):
+    """The sizes a run uses, read as attributes (``lesson.sizes.STEPS``) or as a mapping; each knows what it counts."""
+
+    def __init__(self, values: dict[str, Any], described: dict[str, str]):
+        self._values, self._described = dict(values), dict(described)
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return self.__dict__["_values"][name]
+        except KeyError:
+            raise AttributeError(f"This lesson has no size {name!r}; its sizes: {', '.join(self._values)}.") from None
+
+    def __getitem__(self, name: str) -> Any:
+        return self._values[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._values)
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def lines(self) -> list[str]:
+        """``NAME = value   what it counts`` for every size, aligned."""
+        width = max((len(f"{name} = {value!r}") for name, value in self._values.items()), default=0)
+        return [f"  {f'{name} = {value!r}':<{width}}   {self._described[name]}" for name, value in self._values.items()]
+
+
+@dataclass
+class Lesson:
+    """What every lesson's set-up returns; each lesson module adds its own models and data in a subclass."""
+
+    notebook: str
+    quick: bool
+    device: torch.device
+    seed: int
+    model: str  # MODEL as the parameters cell gave it ("auto", "embedded", a hub id or a folder)
+    sizes: Sizes
+    manifest: Manifest = field(repr=False)
+
+    @property
+    def mode(self) -> str:
+        return "quick" if self.quick else "full"
+
+
+def begin(notebook: str, quick: bool | str = "auto", model: str = "auto", seed: int = 0, device=None,
+          sizes: dict[str, Any] | None = None, announce: bool = True) -> Lesson:
+    """Resolve the device and the mode, seed everything, turn on table captions and fix the sizes; print them."""
+    device = pick_device(device)
+    quick = quick_mode(quick, device, announce=announce)
+    set_seed(seed)
+    show_provenance_captions()
+    lesson_manifest = manifest(notebook)
+    mode = "quick" if quick else "full"
+    chosen = Sizes(lesson_manifest.sizes_for(mode, sizes),
+                   {name: size.what for name, size in lesson_manifest.sizes.items()})
+    if announce:
+        print(f"device: {device} ({precision_name(device)}); seed {seed}")
+        if chosen:
+            changed = [name for name in chosen if chosen[name] != lesson_manifest.sizes[name].value(mode)]
+            print(f"sizes ({mode} mode{'; changed by SIZES: ' + ', '.join(changed) if changed else ''}; "
+                  "change one with SIZES = {\"NAME\": value} in the parameters cell):")
+            print("\n".join(chosen.lines()))
+    return Lesson(lesson_manifest.notebook, quick, device, seed, model, chosen, lesson_manifest)
