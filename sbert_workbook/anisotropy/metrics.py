@@ -129,11 +129,10 @@ def layer_views(encoder, sentences: Sequence[str], batch_size: int = 32, max_tok
     contextual token vectors ([CLS] and [SEP] left out), the same tokens in every layer. The
     encoding is :func:`sbert_workbook.encoding.views.layer_vectors`'s; this picks the tokens.
     """
-    vectors = layer_vectors(encoder, sentences, ("mean", "cls", "tokens"), batch_size)
-    tokens = torch.cat(vectors["tokens"], dim=1)  # sentence after sentence, in input order
-    keep = np.sort(np.random.default_rng(seed).permutation(tokens.shape[1])[:max_tokens])
+    keep = lambda total: np.sort(np.random.default_rng(seed).permutation(total)[:max_tokens])  # noqa: E731
+    vectors = layer_vectors(encoder, sentences, ("mean", "cls", "tokens"), batch_size, choose_tokens=keep)
     return {"mean": list(vectors["mean"].numpy()), "cls": list(vectors["cls"].numpy()),
-            "tokens": list(tokens[:, keep].numpy())}
+            "tokens": list(vectors["tokens"].numpy())}
 
 
 def layerwise_anisotropy(views: dict) -> pd.DataFrame:

@@ -105,7 +105,7 @@ class Encoder:
         that says how many were cut.
         """
         needs_all_layers = layers is not None or pooling not in TOKEN_POOLING_FUNCTIONS
-        pool_batch = lambda batch: {"vectors": self._pool_batch(batch, pooling, layers, needs_all_layers)}  # noqa: E731
+        pool_batch = lambda batch, rows: {"vectors": self._pool_batch(batch, pooling, layers, needs_all_layers)}  # noqa: E731
         embeddings = self._run_in_batches(sentences, pool_batch, batch_size, max_length, progress,
                                           sort_by_length)["vectors"]
         if normalize:
@@ -113,7 +113,7 @@ class Encoder:
         return embeddings
 
     def summarize_hidden_states(self, sentences: Sequence[str] | str, summarize, batch_size: int = 32,
-                                max_length: int | None = None, progress: bool | None = None) -> dict:
+                                max_length: int | None = None, progress: bool | None = None, with_rows: bool = False) -> dict:
         """``summarize(hidden_states, attention_mask)`` for every sentence, from one forward pass per batch.
 
         ``summarize`` gets one batch's float32 hidden states (a tuple, as :meth:`hidden_states`
@@ -121,13 +121,15 @@ class Encoder:
         the batch or a list with one item per sentence. The answer holds, per name, a tensor
         (n, ...) or a list of n items, in input order. Batching, truncation, the progress bar
         and the out-of-memory back-off are :meth:`encode`'s; :mod:`sbert_workbook.encoding.views`
-        builds its poolings and per-layer vectors on it (``02_anisotropy.ipynb``).
+        builds its poolings and per-layer vectors on it (``02_anisotropy.ipynb``). ``with_rows``: ``summarize`` also
+        gets, third, the batch's rows as positions in ``list(dict.fromkeys(sentences))`` (each distinct sentence once).
         """
-        summarize_batch = lambda batch: self._summarize_batch(batch, summarize)  # noqa: E731
+        summarize_batch = lambda batch, rows: self._summarize_batch(batch, summarize, rows if with_rows else None)  # noqa: E731
         return self._run_in_batches(sentences, summarize_batch, batch_size, max_length, progress)
 
     def _run_in_batches(self, sentences, run_batch, batch_size, max_length, progress, sort_by_length=True) -> dict:
-        """``run_batch(padded batch) -> {name: values}`` over each distinct sentence once, answered in input order."""
+        """``run_batch(padded batch, its rows among the distinct sentences) -> {name: values}`` over each distinct sentence
+        once, answered in input order."""
         sentences, max_length = checked_sentences(sentences), self._checked_max_length(max_length)
         if isinstance(batch_size, bool) or not isinstance(batch_size, numbers.Integral) or batch_size < 1:
             raise ValueError(f"batch_size must be a whole number of at least 1, got {batch_size!r}.")
@@ -152,7 +154,7 @@ class Encoder:
                 batch_indices = order[start:start + batch_size]
                 batch = self._pad([token_ids[i][:max_length] for i in batch_indices], max_length)
                 try:
-                    answers = run_batch(batch)
+                    answers = run_batch(batch, batch_indices)
                 except torch.cuda.OutOfMemoryError:
                     batch_size = _halved_after_out_of_memory(batch_size, max(len(token_ids[i]) for i in batch_indices))
                     continue
@@ -162,11 +164,12 @@ class Encoder:
                 bar.update(len(batch_indices))
         return order, per_batch
 
-    def _summarize_batch(self, batch, summarize) -> dict:
+    def _summarize_batch(self, batch, summarize, rows=None) -> dict:
         with self._forward_context():
             output = self.model(**batch, output_hidden_states=True)
         with torch.inference_mode():
-            answers = summarize(tuple(h.float() for h in output.hidden_states), batch["attention_mask"])
+            states = tuple(h.float() for h in output.hidden_states)
+            answers = summarize(states, batch["attention_mask"], *([rows] if rows is not None else []))
         return {name: values.cpu() if isinstance(values, torch.Tensor) else [v.cpu() for v in values]
                 for name, values in answers.items()}
 
