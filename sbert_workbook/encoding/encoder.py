@@ -251,11 +251,18 @@ def _default_max_length(resolved: ResolvedModel, model) -> int:
 
 
 def _in_input_order(per_batch: list, order: list[int], rows: list[int]):
-    """Values gathered batch by batch (sentences in ``order``) put back as one entry per input sentence (``rows``)."""
+    """Values gathered batch by batch (sentences in ``order``) put back as one entry per input sentence (``rows``).
+
+    Tensors are written into place batch by batch, each batch let go once written (``per_batch`` is emptied), and
+    with no repeated sentence the result is returned as is: one copy of the vectors at a time, not three."""
     if isinstance(per_batch[0], torch.Tensor):
         values = torch.empty(len(order), *per_batch[0].shape[1:], dtype=per_batch[0].dtype)
-        values[order] = torch.cat(per_batch)
-        return values[rows]
+        start, per_batch[:] = 0, per_batch[::-1]
+        while per_batch:
+            batch = per_batch.pop()
+            values[order[start:start + len(batch)]] = batch
+            start += len(batch)
+        return values if rows == list(range(len(order))) else values[rows]
     values = [None] * len(order)
     for i, value in zip(order, (value for batch in per_batch for value in batch)):
         values[i] = value
