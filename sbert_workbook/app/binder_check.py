@@ -166,14 +166,17 @@ def main(argv: list[str] | None = None) -> int:
     start_env = start_script_env(root / BINDER / "start")
     print(f"binder-check: binder/start sets {start_env or 'nothing'}; every notebook in quick mode as shipped ...",
           flush=True)
-    failures = over_the_limit(run_within_memory(root, start_env), BINDER_MEMORY_LIMIT_GB)
+    results = run_within_memory(root, start_env)
+    print("binder-check: kernel peaks " + " · ".join(f"{r.notebook[:2]} {r.peak_gb:.2f} GB" for r in results)
+          + f" (limit {BINDER_MEMORY_LIMIT_GB} GB)", flush=True)
+    failures = over_the_limit(results, BINDER_MEMORY_LIMIT_GB)
     try:
         drawn_s, kernel_gb = classroom_page(root, start_env)
+        if drawn_s is None:
+            failures.append(f"the classroom page {CLASSROOM_APP} drew no figure within {PAGE_TIMEOUT_S} s; the app's "
+                            "log is build/binder/classroom.log")
     except RuntimeError as error:  # the app did not start or answer (start_classroom says why, with its log)
         drawn_s, kernel_gb, failures = None, 0.0, [*failures, f"the classroom app: {error}"]
-    if drawn_s is None:
-        failures.append(f"the classroom page {CLASSROOM_APP} drew no figure within {PAGE_TIMEOUT_S} s; the app's log "
-                        "is build/binder/classroom.log")
     if failures:
         print("binder-check: FAIL\n  " + "\n  ".join(failures), file=sys.stderr)
         return 1
