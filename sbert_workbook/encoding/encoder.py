@@ -15,6 +15,7 @@ import torch
 from tqdm.auto import tqdm
 
 from sbert_workbook.devices import half_precision_dtype, pick_device
+from sbert_workbook.heap import return_freed_memory
 from sbert_workbook.encoding.resolve import ResolvedModel, resolve_model
 from sbert_workbook.encoding.onnx_backend import OnnxLastHiddenState, checked_backend
 from sbert_workbook.encoding.quiet_loading import load_transformer_quietly
@@ -23,6 +24,7 @@ from sbert_workbook.settings import torch_threads
 from sbert_workbook.encoding.text_input import checked_sentences
 
 PROGRESS_BAR_MIN_SENTENCES = 2000
+LONG_PASS_SENTENCES = 500
 
 
 class Encoder:
@@ -141,7 +143,10 @@ class Encoder:
         _warn_about_truncation([token_ids[i] for i in rows], max_length, self.position_limit, stacklevel=4)
         progress = len(distinct) >= PROGRESS_BAR_MIN_SENTENCES if progress is None else progress
         order, per_batch = self._sorted_batches(token_ids, run_batch, batch_size, max_length, progress, sort_by_length)
-        return {name: _in_input_order(values, order, rows) for name, values in per_batch.items()}
+        answers = {name: _in_input_order(values, order, rows) for name, values in per_batch.items()}
+        if len(distinct) >= LONG_PASS_SENTENCES:  # its activations are freed: hand the pages back (sbert_workbook.heap)
+            return_freed_memory()
+        return answers
 
     def _sorted_batches(self, token_ids, run_batch, batch_size, max_length, progress, sort_by_length=True):
         """(order, {name: [one value per batch]}), batches longest first (else in input order); halves the batch on CUDA OOM."""
