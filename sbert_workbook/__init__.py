@@ -12,6 +12,7 @@ from sbert_workbook.encoding.pooling import POOLINGS
 from sbert_workbook.evaluation.provenance import (PROVENANCE_FIELDS, describe_model, describe_split, show_provenance_captions, table_caption,
                          with_provenance)
 from sbert_workbook.settings import quick_mode, set_seed, torch_threads
+from sbert_workbook.app.memory import NotEnoughMemoryError, check_memory
 from sbert_workbook.training.siamese import SiameseModel
 from sbert_workbook.training.fitting import TrainingConfig, fit
 
@@ -22,5 +23,5 @@ __all__ = [
     "SEVEN_STS_SETS", "StsData", "evaluate_sts", "evaluate_sts_data", "half_precision_dtype", "load_encoder",
     "load_nli", "load_sts", "pick_device", "precision_name", "quick_mode", "resolve_model", "set_seed", "table_caption",
     "SiameseModel", "TrainingConfig", "fit", "torch_threads", "PROVENANCE_FIELDS", "describe_model", "describe_split",
-    "show_provenance_captions", "with_provenance",
+    "show_provenance_captions", "with_provenance", "check_memory", "NotEnoughMemoryError",
 ]

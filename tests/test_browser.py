@@ -26,8 +26,7 @@ import pytest
 pytestmark = pytest.mark.browser
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))  # tools/ is not part of the installed package
-from tools.classroom_pages import (  # noqa: E402
+from sbert_workbook.app.classroom_pages import (  # noqa: E402
     CHROMIUM,
     CHROMIUM_ARGS,
     free_port,

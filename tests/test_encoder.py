@@ -96,3 +96,19 @@ def test_acceptance_figure_all_minilm_stsb_test_spearman(backend_encoder, shared
     table = evaluate_sts(request.getfixturevalue(backend_encoder), ["stsb"], pooling="mean")
     assert table.loc["stsb", "spearman"] == pytest.approx(82.03, abs=0.05)
     assert table.loc["stsb", "pairs"] == 1379
+
+
+def test_batches_go_back_to_input_order_one_at_a_time():
+    """_in_input_order writes each batch into place and lets it go: the result is what concatenating every batch and
+    indexing gave, with repeated sentences (rows pointing twice at one vector) and without."""
+    from sbert_workbook.encoding.encoder import _in_input_order
+
+    batches = [torch.arange(6.0).reshape(3, 2), torch.arange(6.0, 10.0).reshape(2, 2)]
+    order = [4, 0, 2, 1, 3]  # the distinct sentences as batched (longest first)
+    expected = torch.empty(5, 2)
+    expected[order] = torch.cat(batches)
+    for rows in ([0, 1, 2, 3, 4], [3, 0, 3, 4, 1, 2]):
+        per_batch = [batch.clone() for batch in batches]
+        assert torch.equal(_in_input_order(per_batch, order, rows), expected[rows])
+        assert per_batch == [], "every batch was let go once written"
+    assert _in_input_order([["a", "b"], ["c"]], [2, 0, 1], [0, 1, 2, 1]) == ["b", "c", "a", "c"]

@@ -94,3 +94,22 @@ def test_a_local_folder(tmp_path):
         resolve_model(str(tmp_path / "missing" / "model"))
     with pytest.raises(ModelNotFoundError, match="empty"):
         resolve_model("  ")
+
+
+def test_auto_follows_sbert_workbook_model_where_it_is_set(no_network, empty_hub_cache, monkeypatch):
+    """binder/start sets SBERT_WORKBOOK_MODEL=embedded: auto then skips a bert-base-uncased it could load."""
+    _fake_cached_model(empty_hub_cache, "bert-base-uncased", models.embedded_model_path())
+    monkeypatch.setenv(models.AUTO_MODEL_ENV_VAR, "embedded")
+    resolved = resolve_model("auto")
+    assert resolved.source == "embedded package" and resolved.requested == "auto"
+    assert "SBERT_WORKBOOK_MODEL=embedded" in resolved.reason
+    assert models.auto_model_name() == "embedded"
+    monkeypatch.setenv(models.AUTO_MODEL_ENV_VAR, "auto")  # "auto" itself means the usual choice
+    assert resolve_model("auto").model_id == "bert-base-uncased" == models.auto_model_name()
+
+
+def test_auto_model_name_says_the_choice_without_loading(no_network, empty_hub_cache, monkeypatch):
+    monkeypatch.delenv(models.AUTO_MODEL_ENV_VAR, raising=False)
+    assert models.auto_model_name() == "embedded"  # nothing cached, no hub
+    _fake_cached_model(empty_hub_cache, "bert-base-uncased", models.embedded_model_path())
+    assert models.auto_model_name() == "bert-base-uncased"

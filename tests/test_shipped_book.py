@@ -42,12 +42,16 @@ def executed_copy(built_book: Path, notebook: Path) -> Path:
 
 
 def test_the_book_ran_quick_mode_as_shipped_on_the_embedded_model(built_book):
+    """Run by ``./workbook book`` (MODEL = "embedded" injected) or by binder-check (as shipped, binder/start pinning
+    ``auto`` to the embedded model): quick mode either way, and never bert-base-uncased."""
     for notebook in NOTEBOOKS:
         nb = nbformat.read(executed_copy(built_book, notebook), 4)
         injected = [c.source for c in nb.cells if "injected-parameters" in c.metadata.get("tags", [])]
-        assert injected == ["# Injected parameters\nMODEL = 'embedded'\n"], f"{notebook.name}: ran with {injected}"
+        assert injected in ([], ["# Injected parameters\nMODEL = 'embedded'\n"]), f"{notebook.name}: ran with {injected}"
         printed = "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", []))
         assert "quick mode: on" in printed, f"{notebook.name}: its run does not say it ran in quick mode"
+        assert "'auto' chose bert-base-uncased" not in printed, f"{notebook.name} ran on bert-base-uncased"
+        assert not book.reuse_problems(executed_copy(built_book, notebook).parent.parent, [notebook])
 
 
 def test_the_books_conclusions_are_the_ones_both_modes_reach(built_book):

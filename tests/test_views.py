@@ -95,6 +95,41 @@ def test_layer_vectors_per_hidden_state(encoder):
     torch.testing.assert_close(vectors["tokens"][0], torch.stack([h[0, 1:-1] for h in states]), atol=1e-5, rtol=0)
 
 
+def test_chosen_tokens_are_the_columns_of_every_token_concatenated(encoder):
+    """choose_tokens keeps only some tokens during the pass; the result is what keeping them all, concatenating them
+    in input order and indexing did (a repeated sentence, a truncated one and an unsorted choice included)."""
+    sentences = ["A man plays a guitar on the street corner.", "Dogs run.", "A man plays a guitar on the street corner.",
+                 "The weather today is sunny and warm in the city centre, say the forecasters.", "Hi."]
+    every = layer_vectors(encoder, sentences, ("mean", "tokens"), batch_size=2, max_length=12)
+    concatenated = torch.cat(every["tokens"], dim=1)
+    totals = []
+
+    def choose(total):
+        totals.append(total)
+        return [total - 1, 0, 7, 3, 8, 21, 22]
+
+    chosen = layer_vectors(encoder, sentences, ("mean", "tokens"), batch_size=2, max_length=12, choose_tokens=choose)
+    assert totals == [concatenated.shape[1]]
+    assert torch.equal(chosen["tokens"], concatenated[:, [totals[0] - 1, 0, 7, 3, 8, 21, 22]])
+    assert torch.equal(chosen["mean"], every["mean"])
+    assert layer_vectors(encoder, sentences, ("tokens",), choose_tokens=lambda total: [])["tokens"].shape == (
+        encoder.num_hidden_states, 0, encoder.hidden_size)
+
+
+def test_a_token_count_the_pass_disagrees_with_is_refused(encoder, monkeypatch):
+    from sbert_workbook.encoding import views
+
+    planned = views._TokenPlan.__init__
+
+    def off_by_one(self, *args):  # as if the pass padded or truncated differently from what the plan read
+        planned(self, *args)
+        self.inner = [count + 1 for count in self.inner]
+
+    monkeypatch.setattr(views._TokenPlan, "__init__", off_by_one)
+    with pytest.raises(RuntimeError, match="token counts differ"):
+        layer_vectors(encoder, ["Dogs run."], ("tokens",), choose_tokens=lambda total: [0])
+
+
 def test_unknown_names_say_what_to_choose(encoder):
     with pytest.raises(ValueError, match="Unknown poolings \\['avg'\\]; choose from cls, mean, max"):
         encode_views(encoder, SENTENCES, ["mean", "avg"])

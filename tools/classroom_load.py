@@ -32,7 +32,7 @@ GB = 1024 ** 3
 
 def measure(pages: int, apps: tuple[str, ...], room: int, voila_args: tuple[str, ...], timeout_s: float,
             label: str, transport: str | None = None, max_kernels: int | None = None) -> dict:
-    from tools import classroom_pages as pages_
+    from sbert_workbook.app import classroom_pages as pages_
 
     from sbert_workbook.app.room import room_capacity
 
@@ -108,7 +108,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.markdown:
         print(markdown(history))
         return 0
-    from tools.classroom_pages import APPS
+    from sbert_workbook.app.classroom_pages import APPS
 
     for pages in args.pages or [10]:
         row = measure(pages, tuple(args.app or APPS), args.room, tuple(args.voila_arg), args.timeout, args.label,

@@ -375,21 +375,29 @@ LAPTOP_SIZES = ROOT / "docs" / "laptop_sizes.json"
 
 
 def block_laptop(all_sections, times) -> str:
-    """Disk and memory, from ``docs/laptop_sizes.json`` (``tools/laptop_sizes.py``)."""
+    """Disk, from ``docs/laptop_sizes.json`` (``tools/laptop_sizes.py``), and each notebook's kernel peak per model, from
+    the figures the package ships (``tools/notebook_memory.py``, read by ``sbert_workbook.app.memory``)."""
     if not LAPTOP_SIZES.is_file():
-        return "_Not measured yet: run `.venv/bin/python tools/laptop_sizes.py --memory`._"
+        return "_Not measured yet: run `.venv/bin/python tools/laptop_sizes.py`._"
     sizes = json.loads(LAPTOP_SIZES.read_text(encoding="utf-8"))
     lines = [f"Measured by `tools/laptop_sizes.py` on {sizes['system']}. `./workbook` runs on Linux, Apple-silicon Macs "
              "(macOS 14+) and Windows through WSL; only Linux is measured here.", "",
              "| what | disk (MB) |", "|---|---|"]
     lines += [_row(name, mb) for name, mb in sizes["disk_mb"].items()]
-    peaks = sizes.get("kernel_peak_mb", {})
+    peaks = {kind: entry["peak_mb"] for kind, entry in memory_peaks().items()}
     if peaks:
-        heaviest = max(peaks, key=peaks.get)
-        lines += ["", f"Memory: a notebook's kernel peaked at {min(peaks.values()) / 1024:.1f}–{peaks[heaviest] / 1024:.1f} GB "
-                  f"in quick mode (the most: {heaviest[:2]}), on top of JupyterLab and the browser; shut a notebook's "
-                  "kernel down before opening the next."]
+        spans = [f"{min(mb.values()) / 1024:.1f}–{max(mb.values()) / 1024:.1f} GB with {model} (the most: "
+                 f"{max(mb, key=mb.get)[:2]})" for model, mb in peaks.items()]
+        lines += ["", f"Memory: a notebook's kernel peaked at {' and '.join(spans)} in quick mode "
+                  "(`tools/notebook_memory.py`), on top of JupyterLab and the browser; shut a notebook's kernel down "
+                  "before opening the next."]
     return "\n".join(lines)
+
+
+def memory_peaks() -> dict:
+    """The measured peaks the package ships, ``{}`` before any were measured."""
+    memory = importlib.import_module("sbert_workbook.app.memory")
+    return memory.measured_peaks() if memory.PEAKS_FILE.is_file() else {}
 
 
 def block_room(all_sections, times) -> str:

@@ -1,18 +1,26 @@
-"""``./workbook binder-check``: the workbook as Binder builds it from ``binder/``, then notebook 00 and a classroom page.
+"""``./workbook binder-check``: the workbook as Binder builds it from ``binder/``: every notebook within Binder's
+memory, then a classroom page.
 
 Binder, and a JupyterHub image made by repo2docker (docs/jupyterhub.md), install the workbook from ``binder/``:
 ``runtime.txt`` names the Python, and repo2docker runs ``pip install --no-cache-dir -r binder/requirements.txt``
-from the repository's root (torch's CPU build, ``.[lab]``, held to ``constraints.txt``). ``./workbook
-binder-check`` makes ``build/binder-venv`` with that Python, runs the same pip command there (the ``workbook`` script
-says what differs on a machine that reaches only PyPI), then runs this module in it: it checks the Python, the pins
-and the CPU build of torch, runs ``00_start_here.ipynb`` in quick mode with :func:`~sbert_workbook.app.runbook.run_all`,
-and opens ``classroom/embedding_explorer.ipynb`` in the classroom app in headless Chromium until its figure is drawn
-(``tools/classroom_pages.py``, shared with the browser tests). The file checks are also fast tests (tests/test_binder.py).
+from the repository's root (torch's CPU build, ``.[lab]``, held to ``constraints.txt``); ``binder/start`` sets the
+environment every kernel starts with (``SBERT_WORKBOOK_MODEL=embedded``). ``./workbook binder-check`` makes
+``build/binder-venv`` with that Python, runs the same pip command there (the ``workbook`` script says what differs on
+a machine that reaches only PyPI), then runs this module in it: it checks the Python, the pins and the CPU build of
+torch; runs every notebook (00-06) in quick mode as shipped with ``binder/start``'s environment, each kernel's memory
+sampled (:mod:`sbert_workbook.app.kernel_memory`), and fails when one peaks above :data:`BINDER_MEMORY_LIMIT_GB`;
+then opens ``classroom/embedding_explorer.ipynb`` in the classroom app in headless Chromium until its figure is
+drawn (:mod:`sbert_workbook.app.classroom_pages`, shared with the browser tests). The runs' executed copies and
+verdicts are kept where ``./workbook book --executed build/binder/book-executed`` makes the book from them instead of
+running every notebook again. The file checks are also fast tests (tests/test_binder.py, tests/test_binder_memory.py).
 """
 from __future__ import annotations
 
+import json
+import os
 import re
 import secrets
+import subprocess
 import sys
 from importlib import metadata
 from pathlib import Path
@@ -21,6 +29,9 @@ from sbert_workbook.data.finding import repo_root
 
 BINDER = "binder"
 CLASSROOM_APP = "embedding_explorer"
+#: Binder's memory: mybinder.org guarantees a user 1 GB and stops a user's pod above 2 GB (its user guide, "How
+#: much memory am I given"); a kernel past it is killed mid-lesson, which looks like a bug in the lesson.
+BINDER_MEMORY_LIMIT_GB = 2.0
 #: How long the classroom page may take to draw: kernel start and model load in a fresh environment (first imports
 #: compile) on 2 busy cores took over 240 s once in CI (tests/test_browser.py, FIRST_FIGURE_TIMEOUT_MS).
 PAGE_TIMEOUT_S = 420
@@ -95,42 +106,42 @@ def environment_problems(root: Path) -> list[str]:
     return problems
 
 
-def run_start_notebook(root: Path) -> float:
-    """Run ``00_start_here.ipynb`` in quick mode as the lesson runner does; seconds it took (raises if a cell fails)."""
-    from sbert_workbook.app.runbook import run_all
+def start_script_env(start: Path) -> dict[str, str]:
+    """The variables ``binder/start`` sets for every process of the image (repo2docker runs it before the server
+    and each command: ``start COMMAND`` ends in ``exec "$@"``), read by running a Python that prints its environment
+    through it and through a bare ``bash`` (what bash sets by itself drops out); ``{}`` when there is no start script."""
+    if not start.is_file():
+        return {}
+    probe = [sys.executable, "-c", "import json, os; print(json.dumps(dict(os.environ)))"]
+    through_start, bare = (subprocess.run(["bash", *script, *probe], capture_output=True, text=True, timeout=60)
+                           for script in ([str(start)], ["-c", 'exec "$@"', "bash"]))
+    printed = through_start.stdout.strip().splitlines()
+    if through_start.returncode != 0 or not printed:
+        raise RuntimeError(f"{start} ran no command (exit {through_start.returncode}: {through_start.stderr[-500:]}); "
+                           'end it with exec "$@" (repo2docker starts everything through it)')
+    after, before = json.loads(printed[-1]), json.loads(bare.stdout.strip().splitlines()[-1])
+    return {name: value for name, value in after.items() if before.get(name) != value and name != "_"}
 
-    return sum(run.seconds for run in run_all(["00_"], build_dir=root / "build" / "binder"))
 
-
-def classroom_page(root: Path) -> tuple[float | None, float]:
-    """Start the classroom app from this environment, open the embedding explorer in headless Chromium; (seconds until
-    its figure was drawn, or None if it never was; the GB the page's kernel then held)."""
-    sys.path.insert(0, str(root))  # tools/ ships with a checkout, not with the package
-    from tools.classroom_pages import free_port, kernel_processes, open_at_once, start_classroom, stop
+def classroom_page(root: Path, env: dict[str, str]) -> tuple[float | None, float]:
+    """Start the classroom app from this environment (with ``env`` added), open the embedding explorer in headless
+    Chromium; (seconds until its figure was drawn, or None if it never was; the GB the page's kernel then held)."""
+    from sbert_workbook.app.classroom_pages import free_port, kernel_processes, open_at_once, start_classroom, stop
+    from sbert_workbook.app.kernel_memory import resident_bytes
 
     port, token, log = free_port(), secrets.token_hex(16), root / "build" / "binder" / "classroom.log"
     log.parent.mkdir(parents=True, exist_ok=True)
-    server = start_classroom(port, token, log)
+    server = start_classroom(port, token, log, env=env)
     try:
         load = open_at_once(f"http://127.0.0.1:{port}", token, [CLASSROOM_APP], timeout_s=PAGE_TIMEOUT_S)
-        return load.loads[0].seconds, sum(resident_gb(pid) for pid in kernel_processes(server))
+        return load.loads[0].seconds, sum(resident_bytes(pid) for pid in kernel_processes(server)) / 1024 ** 3
     finally:
         stop(server)
 
 
-def resident_gb(pid: int) -> float:
-    """Resident memory of process ``pid`` in GB (VmRSS, /proc); 0 if it has ended."""
-    try:
-        status = Path(f"/proc/{pid}/status").read_text()
-    except OSError:
-        return 0.0
-    kilobytes = re.search(r"^VmRSS:\s+(\d+) kB", status, re.M)
-    return int(kilobytes.group(1)) / 1024 ** 2 if kilobytes else 0.0
-
-
 def browser_problem() -> str | None:
     """Why the classroom page cannot be opened here (no Chromium, no Playwright), or None."""
-    from tools.classroom_pages import CHROMIUM
+    from sbert_workbook.app.classroom_pages import CHROMIUM
 
     if not CHROMIUM.is_file():
         return f"{CHROMIUM} is missing: run `bash .ci/install_browser.sh` as root (or set SBERT_WORKBOOK_CHROMIUM)"
@@ -142,33 +153,35 @@ def browser_problem() -> str | None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Check the environment, run notebook 00, draw one classroom page; 0 when all pass."""
+    """Check the environment, run every notebook within Binder's memory, draw one classroom page; 0 when all pass."""
+    from sbert_workbook.app.binder_memory import over_the_limit, run_within_memory
+
     root = repo_root() or Path.cwd()
-    sys.path.insert(0, str(root))
     problems = environment_problems(root) + [problem for problem in [browser_problem()] if problem]
     if problems:
         print("binder-check: FAIL, this environment is not what binder/ builds:\n  " + "\n  ".join(problems)
               + "\nRemove build/binder-venv and run ./workbook binder-check again.", file=sys.stderr)
         return 1
     print(f"binder-check: Python {sys.version.split()[0]}, torch {metadata.version('torch')}, as binder/ asks", flush=True)
+    start_env = start_script_env(root / BINDER / "start")
+    print(f"binder-check: binder/start sets {start_env or 'nothing'}; every notebook in quick mode as shipped ...",
+          flush=True)
+    results = run_within_memory(root, start_env)
+    print("binder-check: kernel peaks " + " · ".join(f"{r.notebook[:2]} {r.peak_gb:.2f} GB" for r in results)
+          + f" (limit {BINDER_MEMORY_LIMIT_GB} GB)", flush=True)
+    failures = over_the_limit(results, BINDER_MEMORY_LIMIT_GB)
     try:
-        seconds = run_start_notebook(root)
-    except Exception as error:  # noqa: BLE001 - a failed cell, said with where to read it
-        print(f"binder-check: FAIL, 00_start_here stopped: {error}\nRead build/binder/html/00_start_here.html.",
-              file=sys.stderr)
-        return 1
-    print(f"binder-check: 00_start_here ran in quick mode in {seconds:.0f} s", flush=True)
-    try:
-        drawn_s, kernel_gb = classroom_page(root)
+        drawn_s, kernel_gb = classroom_page(root, start_env)
+        if drawn_s is None:
+            failures.append(f"the classroom page {CLASSROOM_APP} drew no figure within {PAGE_TIMEOUT_S} s; the app's "
+                            "log is build/binder/classroom.log")
     except RuntimeError as error:  # the app did not start or answer (start_classroom says why, with its log)
-        print(f"binder-check: FAIL, {error}", file=sys.stderr)
+        drawn_s, kernel_gb, failures = None, 0.0, [*failures, f"the classroom app: {error}"]
+    if failures:
+        print("binder-check: FAIL\n  " + "\n  ".join(failures), file=sys.stderr)
         return 1
-    if drawn_s is None:
-        print(f"binder-check: FAIL, the classroom page {CLASSROOM_APP} drew no figure within {PAGE_TIMEOUT_S} s; the "
-              "app's log is build/binder/classroom.log", file=sys.stderr)
-        return 1
-    print(f"binder-check: PASS. The classroom page {CLASSROOM_APP} drew its figure {drawn_s:.0f} s after it was opened; "
-          f"its kernel then held {kernel_gb:.2f} GB")
+    print(f"binder-check: PASS. Every notebook stayed within {BINDER_MEMORY_LIMIT_GB} GB; the classroom page "
+          f"{CLASSROOM_APP} drew its figure {drawn_s:.0f} s after it was opened, its kernel then held {kernel_gb:.2f} GB")
     return 0
 
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sbert_workbook.app.book_assets import PLOTLY_JS, write_assets
-from sbert_workbook.app.runbook import PLOTLY_MIME, notebooks_folder, run_all, with_plotly_as_html
+from sbert_workbook.app.runbook import PLOTLY_MIME, list_notebooks, notebooks_folder, run_all, with_plotly_as_html
 
 ASSETS = "assets"
 BOOK_TITLE = "sbert-workbook: sentence embeddings, from raw BERT to Sentence-BERT and BERT-flow"
@@ -159,22 +159,71 @@ RUNS_FOLDER = "book-executed"
 VERDICTS_FILE = "story.jsonl"
 
 
-def build_book(out_dir: Path | None = None, only: list[str] | None = None, parallel: int = 2) -> Path:
+def build_book(out_dir: Path | None = None, only: list[str] | None = None, parallel: int = 2,
+               executed_from: Path | None = None) -> Path:
     """Execute every notebook (or those whose name contains one of ``only``) in quick mode as shipped, on the embedded
     model, ``parallel`` at a time, and write the book; returns the index page. The verdicts the runs recorded
-    (:mod:`sbert_workbook.teaching.story`) are kept beside the executed copies, in ``<out_dir>/../book-executed/story.jsonl``."""
+    (:mod:`sbert_workbook.teaching.story`) are kept beside the executed copies, in ``<out_dir>/../book-executed/story.jsonl``.
+    ``executed_from``: a folder of such runs made already (``./workbook binder-check`` keeps its runs in
+    ``build/binder/book-executed``): they are checked (:func:`reuse_problems`) and used instead of running again."""
     from sbert_workbook.teaching.story import STORY_ENV_VAR
 
     out_dir = Path(out_dir or notebooks_folder().parent / "build" / "book")
     runs_dir = out_dir.parent / RUNS_FOLDER
     runs_dir.mkdir(parents=True, exist_ok=True)
     verdicts = runs_dir / VERDICTS_FILE
-    verdicts.write_text("", encoding="utf-8")
-    print("running the notebooks in quick mode on the embedded model ...", flush=True)
-    runs = run_all(only, runs_dir, quick=True, env={STORY_ENV_VAR: str(verdicts)}, parallel=parallel,
-                   parameters={"MODEL": "embedded"})
+    if executed_from is not None:
+        executed = reused_runs(Path(executed_from), runs_dir, only)
+    else:
+        verdicts.write_text("", encoding="utf-8")
+        print("running the notebooks in quick mode on the embedded model ...", flush=True)
+        runs = run_all(only, runs_dir, quick=True, env={STORY_ENV_VAR: str(verdicts)}, parallel=parallel,
+                       parameters={"MODEL": "embedded"})
+        executed = {run.notebook: run.executed for run in runs}
     if out_dir.exists():
         shutil.rmtree(out_dir)
-    index = write_book({run.notebook: run.executed for run in runs}, out_dir)
-    print(f"the book: {index} ({len(runs)} notebooks); publish the folder {out_dir} as a static site", flush=True)
+    index = write_book(executed, out_dir)
+    print(f"the book: {index} ({len(executed)} notebooks); publish the folder {out_dir} as a static site", flush=True)
     return index
+
+
+def reused_runs(source: Path, runs_dir: Path, only: list[str] | None) -> dict[Path, Path]:
+    """The executed copies and verdicts in ``source`` copied into ``runs_dir``, once :func:`reuse_problems` finds
+    nothing wrong with them (else a ValueError that lists what)."""
+    notebooks = [n for n in list_notebooks() if not only or any(part in n.name for part in only)]
+    problems = reuse_problems(source, notebooks)
+    if problems:
+        raise ValueError(f"the runs in {source} cannot make the book:\n  " + "\n  ".join(problems)
+                         + "\nRun ./workbook binder-check again, or ./workbook book without --executed to run them here.")
+    (runs_dir / "executed").mkdir(parents=True, exist_ok=True)
+    shutil.copy(source / VERDICTS_FILE, runs_dir / VERDICTS_FILE)
+    print(f"the notebooks as executed in {source} (not run again) ...", flush=True)
+    return {n: Path(shutil.copy(source / "executed" / n.name, runs_dir / "executed" / n.name)) for n in notebooks}
+
+
+def reuse_problems(source: Path, notebooks: list[Path]) -> list[str]:
+    """Why the runs in ``source`` are not what the book would run (empty when they are): every notebook executed
+    from its present cells, in quick mode, on the embedded model, with every cell run, and the verdicts file there."""
+    import nbformat
+
+    problems = [] if (source / VERDICTS_FILE).is_file() else [f"no {VERDICTS_FILE}"]
+    for notebook in notebooks:
+        copy = source / "executed" / notebook.name
+        if not copy.is_file():
+            problems.append(f"{notebook.name} was not executed there")
+            continue
+        ran = nbformat.read(copy, as_version=4)
+        shipped = [cell.source for cell in nbformat.read(notebook, as_version=4).cells]
+        if [cell.source for cell in ran.cells if "injected-parameters" not in cell.metadata.get("tags", [])] != shipped:
+            problems.append(f"{notebook.name} changed since it was executed there")
+        elif any(cell.cell_type == "code" and cell.source.strip() and cell.get("execution_count") is None
+                 for cell in ran.cells):
+            problems.append(f"{notebook.name} did not run to its end there")
+        elif not _printed(ran, "quick mode: on") or _printed(ran, "'auto' chose bert-base-uncased"):
+            problems.append(f"{notebook.name} did not run in quick mode on the embedded model there")
+    return problems
+
+
+def _printed(nb, text: str) -> bool:
+    return any(text in output.get("text", "") for cell in nb.cells if cell.cell_type == "code"
+               for output in cell.get("outputs", []))

@@ -39,6 +39,8 @@ def build_parser() -> argparse.ArgumentParser:
                                "embedded model) as static HTML pages with an index, in build/book/")
     book.add_argument("only", nargs="*", help="build only notebooks whose name contains one of these")
     book.add_argument("--out", default=None, help="folder to write (default: build/book)")
+    book.add_argument("--executed", default=None, metavar="FOLDER", help="make the pages from runs made already "
+                      "(./workbook binder-check keeps them in build/binder/book-executed) instead of running again")
 
     release = commands.add_parser("release", help="the notebooks and a wheel without the solutions, for a class that is graded")
     release.add_argument("--out", default=None, help="folder to write (default: build/release)")
@@ -118,7 +120,7 @@ def run_solutions(args) -> int:
 def run_book(args) -> int:
     from sbert_workbook.app.book import build_book
 
-    build_book(args.out, args.only or None)
+    build_book(args.out, args.only or None, executed_from=args.executed)
     return 0
 
 

@@ -30,7 +30,7 @@ ROOM_APPS = ("embedding_explorer", "pair_explorer")
 #: visitors at once on 2 cores drew in 27 s with the refills a minute later, 93 s with them at once (the ten
 #: replacements ran their notebook while the pages loaded): the rush passes first.
 REFILL_AFTER_S = 60
-#: What a visitor past the machine's capacity sees (the HTTP reason of a 503; tools/classroom_pages.py looks for it).
+#: What a visitor past the machine's capacity sees (the HTTP reason of a 503; classroom_pages looks for it).
 ROOM_FULL_TITLE = "The room is full: try again in a minute"
 #: Each kernel on one CPU thread: with several kernels on 2 cores, torch's default of one thread per core only
 #: adds contention.

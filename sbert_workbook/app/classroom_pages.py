@@ -1,7 +1,8 @@
 """The classroom app as a room meets it: start it, open its pages in headless Chromium, time each to its first figure.
 
-Shared by ``tools/classroom_load.py`` (a room at once), ``tools/stall_check.py`` (one visitor after another)
-and ``tests/test_browser.py`` (six at once). Pages are opened with Playwright's asyncio API, so N visitors
+Shared by ``tools/classroom_load.py`` (a room at once), ``tools/stall_check.py`` (one visitor after another),
+``tests/test_browser.py`` (six at once) and ``./workbook binder-check`` (one page in Binder's environment; it lives
+in the package so that the check needs nothing from a checkout's ``tools/``). Pages are opened with Playwright's asyncio API, so N visitors
 navigate at the same moment from one browser, each in a context of its own (its own cookies, as N laptops).
 """
 from __future__ import annotations
