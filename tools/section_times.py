@@ -5,6 +5,10 @@ through :func:`sbert_workbook.app.runbook.run_notebook` (executed copies under `
 nbclient records each cell's start and end in its metadata, and the code cells' seconds are summed per
 ``##`` heading that precedes them. The JSON also says when, on how many cores, under which load and with
 which model it was measured; ``tools/teaching_guide.py`` turns it into TEACHING.md's tables.
+
+``--executed build/notebook_memory/embedded/executed`` reads the copies ``tools/notebook_memory.py`` executed (the same
+quick-mode run on the embedded model, one notebook at a time) instead of running every notebook again; a notebook's
+time is then the sum of its cells' seconds.
 """
 from __future__ import annotations
 
@@ -89,12 +93,41 @@ def measure(only: list[str] | None = None) -> dict:
     }
 
 
+def from_executed(folder: Path, only: list[str] | None = None) -> dict:
+    """The JSON record from notebooks executed already (each cell's start and end in its metadata)."""
+    import nbformat
+
+    from sbert_workbook.encoding.resolve import resolve_model
+
+    notebooks = {}
+    for executed in sorted(folder.glob("[0-9][0-9]_*.ipynb")):
+        if only and not any(part in executed.name for part in only):
+            continue
+        sections = seconds_per_section(nbformat.read(executed, as_version=4))
+        notebooks[executed.stem] = {"wall_seconds": round(sum(sections.values()), 1), "sections_seconds": sections}
+    if not notebooks:
+        raise FileNotFoundError(f"{folder} holds no executed notebooks: run tools/notebook_memory.py first")
+    return {
+        "measured": dt.datetime.fromtimestamp(max(p.stat().st_mtime for p in folder.glob("*.ipynb")),
+                                              dt.timezone.utc).isoformat(timespec="seconds"),
+        "mode": f"quick (SBERT_WORKBOOK_QUICK=1), MODEL='auto', exercises unsolved; cells' seconds from {folder.name}/ "
+                "of tools/notebook_memory.py's run",
+        "model": resolve_model("auto").describe(),
+        "nproc": os.cpu_count(),
+        "python": sys.version.split()[0],
+        "notebooks": notebooks,
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", nargs="*", help="run only notebooks whose name contains one of these")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    parser.add_argument("--executed", type=Path, help="read notebooks executed already (tools/notebook_memory.py's "
+                        "build/notebook_memory/embedded/executed) instead of running them")
     args = parser.parse_args(argv)
-    record = measure(args.only)
+    sys.path.insert(0, str(ROOT))
+    record = from_executed(args.executed, args.only) if args.executed else measure(args.only)
     if args.only and args.out.is_file():  # keep the other notebooks' earlier measurements
         earlier = json.loads(args.out.read_text(encoding="utf-8"))
         record["notebooks"] = {**earlier.get("notebooks", {}), **record["notebooks"]}

@@ -2,7 +2,8 @@
 
 Every notebook's set-up cell is one hidden call, ``lesson = nbNN.begin(QUICK, MODEL, SEED, DEVICE, SIZES)``, and each
 ``sbert_workbook/lessons/nbNN`` module's ``begin`` starts with :func:`begin` here, then loads what its lesson needs.
-It prints what a student should know before the first result: which mode and why, the device, the sizes this run
+It prints what a student should know before the first result: which mode and why, whether the lesson fits in this
+machine's memory (or stops, saying what to change), the device, the sizes this run
 uses (from the lesson's manifest, with the parameters cell's ``SIZES`` applied) and how to change them.
 Introduced in ``00_start_here.ipynb``.
 """
@@ -14,6 +15,7 @@ from typing import Any
 
 import torch
 
+from sbert_workbook.app.memory import check_memory
 from sbert_workbook.devices import pick_device, precision_name
 from sbert_workbook.evaluation.provenance import show_provenance_captions
 from sbert_workbook.lessons.manifest import Manifest, manifest
@@ -66,9 +68,13 @@ class Lesson:
 
 def begin(notebook: str, quick: bool | str = "auto", model: str = "auto", seed: int = 0, device=None,
           sizes: dict[str, Any] | None = None, announce: bool = True) -> Lesson:
-    """Resolve the device and the mode, seed everything, turn on table captions and fix the sizes; print them."""
+    """Resolve the device and the mode, say whether the lesson fits in this machine's memory (before anything is
+    loaded: :func:`sbert_workbook.app.memory.check_memory`), seed everything, turn on table captions and fix the
+    sizes; print them."""
     device = pick_device(device)
     quick = quick_mode(quick, device, announce=announce)
+    if announce:
+        check_memory(notebook, model, quick)
     set_seed(seed)
     show_provenance_captions()
     lesson_manifest = manifest(notebook)
