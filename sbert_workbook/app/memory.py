@@ -57,8 +57,9 @@ PARAMETERS_M = {EMBEDDED: 22.7, BERT_BASE: 109.5}
 
 
 def measured_peaks(path: Path = PEAKS_FILE) -> dict:
-    """``{model kind: {"parameters_m", "peak_mb": {notebook: MB}, "wall_s": ...}}`` as shipped."""
-    return json.loads(path.read_text(encoding="utf-8"))["models"]
+    """``{model kind: {"parameters_m", "peak_mb": {notebook: MB}, "wall_s": ...}}`` as shipped (``{}`` before any
+    notebook was measured)."""
+    return json.loads(path.read_text(encoding="utf-8"))["models"] if path.is_file() else {}
 
 
 def notebook_key(notebook: str, peaks: dict) -> str | None:

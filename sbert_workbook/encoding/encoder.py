@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import contextlib
 import numbers
-import warnings
 from collections.abc import Sequence
 
 import torch
@@ -23,6 +22,7 @@ from sbert_workbook.encoding.model_encoding import encode_as_the_model
 from sbert_workbook.encoding.pooling import INPUT_POOLINGS, TOKEN_POOLING_FUNCTIONS, pool, word_embedding_pooling
 from sbert_workbook.settings import torch_threads
 from sbert_workbook.encoding.text_input import checked_sentences
+from sbert_workbook.encoding.batch_limits import halved_after_out_of_memory, warn_about_truncation
 
 PROGRESS_BAR_MIN_SENTENCES = 2000
 LONG_PASS_SENTENCES = 500
@@ -83,7 +83,7 @@ class Encoder:
         """
         sentences, max_length = checked_sentences(sentences), self._checked_max_length(max_length)
         token_ids = self.tokenizer(sentences, add_special_tokens=True, truncation=False, verbose=False)["input_ids"]
-        _warn_about_truncation(token_ids, max_length, self.position_limit)
+        warn_about_truncation(token_ids, max_length, self.position_limit)
         batch = self._pad([ids[:max_length] for ids in token_ids], max_length)
         with self._forward_context():
             output = self.model(**batch, output_hidden_states=True)
@@ -152,7 +152,7 @@ class Encoder:
         token_ids = self.tokenizer(distinct, add_special_tokens=True, truncation=False, verbose=False)["input_ids"]
         position = {sentence: i for i, sentence in enumerate(distinct)}
         rows = [position[s] for s in sentences]
-        _warn_about_truncation([token_ids[i] for i in rows], max_length, self.position_limit, stacklevel=4)
+        warn_about_truncation([token_ids[i] for i in rows], max_length, self.position_limit, stacklevel=4)
         progress = len(distinct) >= PROGRESS_BAR_MIN_SENTENCES if progress is None else progress
         order, per_batch = self._sorted_batches(token_ids, run_batch, batch_size, max_length, progress, sort_by_length)
         answers = {name: _in_input_order(values, order, rows) for name, values in per_batch.items()}
@@ -173,7 +173,7 @@ class Encoder:
                 try:
                     answers = run_batch(batch, batch_indices)
                 except torch.cuda.OutOfMemoryError:
-                    batch_size = _halved_after_out_of_memory(batch_size, max(len(token_ids[i]) for i in batch_indices))
+                    batch_size = halved_after_out_of_memory(batch_size, max(len(token_ids[i]) for i in batch_indices))
                     continue
                 for name, values in answers.items():
                     per_batch.setdefault(name, []).append(values)
@@ -282,29 +282,3 @@ def _in_input_order(per_batch: list, order: list[int], rows: list[int]):
     for i, value in zip(order, (value for batch in per_batch for value in batch)):
         values[i] = value
     return [values[row] for row in rows]
-
-
-def _warn_about_truncation(token_ids: list[list[int]], max_length: int, limit: int, stacklevel: int = 3) -> None:
-    too_long = sum(len(ids) > max_length for ids in token_ids)
-    if too_long:
-        advice = (f"Pass a larger max_length (up to this model's limit of {limit}) to keep more of them."
-                  if max_length < limit else "That is this model's limit: split longer texts into parts to keep all of them.")
-        warnings.warn(
-            f"{too_long} of {len(token_ids)} sentences are longer than max_length={max_length} tokens and were "
-            f"truncated. {advice}",
-            stacklevel=stacklevel,
-        )
-
-
-def _halved_after_out_of_memory(batch_size: int, longest_tokens: int) -> int:
-    """The batch size to retry with after CUDA ran out of memory (kept for the rest of the call)."""
-    if batch_size == 1:
-        raise torch.cuda.OutOfMemoryError(
-            f"CUDA ran out of memory encoding a single sentence of {longest_tokens} tokens. "
-            "Pass a smaller max_length, free GPU memory (restart other kernels), or use device='cpu'."
-        )
-    if torch.cuda.is_available():
-        torch.cuda.empty_cache()
-    warnings.warn(f"CUDA ran out of memory with batch_size={batch_size}: continuing with batch_size={batch_size // 2}. "
-                  "Pass a smaller batch_size to avoid the retry.", stacklevel=5)
-    return batch_size // 2

@@ -37,7 +37,7 @@ def encode_as_the_model(encoder, sentences, batch_size: int = 32, max_length: in
     prompt = modules.prompt(prompt_name)
     skip = 0 if modules.include_prompt or not prompt else prompt_length(encoder.tokenizer, prompt)
     texts = texts_as_the_model_reads_them(modules, sentences, prompt_name)
-    pool_batch = lambda batch: {"vectors": _pool_batch(encoder, batch, skip)}  # noqa: E731
+    pool_batch = lambda batch, rows: {"vectors": _pool_batch(encoder, batch, skip)}  # noqa: E731
     vectors = encoder._run_in_batches(texts, pool_batch, batch_size, max_length, progress, sort_by_length)["vectors"]
     with torch.inference_mode():
         return modules.finish(vectors)

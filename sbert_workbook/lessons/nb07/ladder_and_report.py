@@ -11,7 +11,7 @@ from sbert_workbook.diagnosis import fixes, plane
 from sbert_workbook.diagnosis.ladder import NO_FIX, Ladder, climb
 from sbert_workbook.diagnosis.page import write_report
 from sbert_workbook.evaluation.interval_plots import interval_forest_figure
-from sbert_workbook.lessons.nb07 import NOTEBOOK, Lesson07, _captioned, _why_not
+from sbert_workbook.lessons.nb07.measures import NOTEBOOK, Lesson07, _captioned, _why_not
 from sbert_workbook.lessons.report import Report, verdict
 
 #: The models §8 tries besides MODEL, as load_subject names them ("auto": bert-base-uncased when its cache is there).

@@ -1,0 +1,36 @@
+"""What the encoder says when a batch meets a limit: sentences cut at ``max_length``, CUDA out of memory.
+
+Used by :class:`sbert_workbook.encoding.encoder.Encoder` (``03_pooling_and_sts.ipynb``).
+"""
+from __future__ import annotations
+
+import warnings
+
+import torch
+
+
+def warn_about_truncation(token_ids: list[list[int]], max_length: int, limit: int, stacklevel: int = 3) -> None:
+    """Warn once per call when sentences are longer than ``max_length`` tokens, saying how to keep more of them."""
+    too_long = sum(len(ids) > max_length for ids in token_ids)
+    if too_long:
+        advice = (f"Pass a larger max_length (up to this model's limit of {limit}) to keep more of them."
+                  if max_length < limit else "That is this model's limit: split longer texts into parts to keep all of them.")
+        warnings.warn(
+            f"{too_long} of {len(token_ids)} sentences are longer than max_length={max_length} tokens and were "
+            f"truncated. {advice}",
+            stacklevel=stacklevel,
+        )
+
+
+def halved_after_out_of_memory(batch_size: int, longest_tokens: int) -> int:
+    """The batch size to retry with after CUDA ran out of memory (kept for the rest of the call)."""
+    if batch_size == 1:
+        raise torch.cuda.OutOfMemoryError(
+            f"CUDA ran out of memory encoding a single sentence of {longest_tokens} tokens. "
+            "Pass a smaller max_length, free GPU memory (restart other kernels), or use device='cpu'."
+        )
+    if torch.cuda.is_available():
+        torch.cuda.empty_cache()
+    warnings.warn(f"CUDA ran out of memory with batch_size={batch_size}: continuing with batch_size={batch_size // 2}. "
+                  "Pass a smaller batch_size to avoid the retry.", stacklevel=5)
+    return batch_size // 2
