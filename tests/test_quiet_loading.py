@@ -42,7 +42,7 @@ def _checkpoint_keys(cache: Path) -> list[str]:
         return list(checkpoint.keys())
 
 
-def test_loading_bert_base_prints_one_line_and_no_load_report(standin_hub_cache, capfd, transformers_records):
+def test_loading_bert_base_prints_what_loaded_which_pooling_and_no_load_report(standin_hub_cache, capfd, transformers_records):
     from transformers import BertConfig, BertModel
 
     from sbert_workbook import load_encoder
@@ -58,7 +58,8 @@ def test_loading_bert_base_prints_one_line_and_no_load_report(standin_hub_cache,
     expected = (f"bert-base-uncased: {head} MLM-head weights (cls.predictions.*) not used: {ENCODER_ONLY}; "
                 f"{pooler} pooler weights (pooler.*) not in the checkpoint, left at random: "
                 "no pooling in the workbook reads the pooler")
-    assert out.splitlines() == [f"Model: {encoder.resolved.describe()}", expected]
+    pooling = "pooling: mean, the workbook's default for a raw transformer (no modules.json)"
+    assert out.splitlines() == [f"Model: {encoder.resolved.describe()}", pooling, expected]
     assert "LOAD REPORT" not in err and "UNEXPECTED" not in err and "Loading weights" not in err, err
     assert not [record for record in transformers_records if "LOAD REPORT" in record.getMessage()]
 

@@ -65,14 +65,26 @@ def test_bad_questions_are_refused_with_advice(options, answer, words):
         predict_question("?", options, answer, "because")
 
 
+#: A cell that asks the student to predict: predict_question itself, or a lesson's nbNN.predict_<what>(...) call.
+PREDICT_CALL = re.compile(r"\b(predict_question|nb\d\d\.predict_\w+)\(")
+
+
 def test_predict_cells_are_tagged_and_come_before_code_that_shows_the_result():
+    import importlib
+    import inspect
+
     found = 0
     for notebook in list_notebooks():
         cells = nbformat.read(notebook, 4).cells
         for index, cell in enumerate(cells):
-            calls = cell.cell_type == "code" and re.search(r"\bpredict_question\(", cell.source)
-            if calls and "import" not in cell.source.split("predict_question(")[0].splitlines()[-1]:
+            calls = cell.cell_type == "code" and PREDICT_CALL.search(cell.source)
+            same_line = cell.source[:calls.start()].rsplit("\n", 1)[-1] if calls else ""
+            if calls and "import" not in same_line:
                 found += 1
                 assert "predict" in cell.get("metadata", {}).get("tags", []), f"{notebook.name} cell {index}: tag it 'predict'"
                 assert any(c.cell_type == "code" for c in cells[index + 1:]), f"{notebook.name} cell {index}: no result cell below"
+                if calls.group(1) != "predict_question":
+                    module, name = calls.group(1).split(".")
+                    asked = getattr(importlib.import_module(f"sbert_workbook.lessons.{module}"), name)
+                    assert "predict_question(" in inspect.getsource(asked), f"{notebook.name}: {name} asks no question"
     assert found >= 2

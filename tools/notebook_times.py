@@ -23,6 +23,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PREFIX = "# On a 2-core CPU, quick mode: "
 FULL_PREFIX = "# Full mode: "
+#: The single line notebooks carried before memory was stated; rewriting removes it.
+OLD_PREFIX = "# On a 2-core CPU: "
 PEAKS = ROOT / "sbert_workbook" / "app" / "notebook_peaks.json"
 #: How each measured model is named in the line.
 MODEL_NAMES = {"embedded": "the embedded model", "bert-base-uncased": "bert-base-uncased"}
@@ -62,7 +64,7 @@ def time_lines(stem: str, quick: dict, full: dict) -> list[str]:
 
 def with_time_lines(source: str, lines: list[str]) -> str:
     """``source`` (a parameters cell) with its time lines replaced by ``lines``, or added under the QUICK line."""
-    kept = [existing for existing in source.splitlines() if not existing.startswith((PREFIX, FULL_PREFIX))]
+    kept = [existing for existing in source.splitlines() if not existing.startswith((PREFIX, FULL_PREFIX, OLD_PREFIX))]
     at = next((i + 1 for i, existing in enumerate(kept) if existing.startswith("QUICK =")), len(kept))
     return "\n".join(kept[:at] + lines + kept[at:]) + ("\n" if source.endswith("\n") else "")
 

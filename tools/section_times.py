@@ -22,6 +22,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = ROOT / "docs" / "section_times.json"
+MEMORY_RUNS = ROOT / "docs" / "notebook_memory.json"
 #: The visible word each ``##`` heading carries (tests/test_teaching.py); stripped so times survive retagging.
 SECTION_WORD = re.compile(r"\s*\((core|optional)\)\s*$")
 BEFORE_FIRST_SECTION = "(title, setup and parameters)"
@@ -93,8 +94,9 @@ def measure(only: list[str] | None = None) -> dict:
     }
 
 
-def from_executed(folder: Path, only: list[str] | None = None) -> dict:
-    """The JSON record from notebooks executed already (each cell's start and end in its metadata)."""
+def from_executed(folder: Path, only: list[str] | None = None, label: str = "after") -> dict:
+    """The JSON record from notebooks executed already (each cell's start and end in its metadata); the load averages
+    come from ``docs/notebook_memory.json``'s run ``label``, the run that executed them."""
     import nbformat
 
     from sbert_workbook.encoding.resolve import resolve_model
@@ -107,7 +109,12 @@ def from_executed(folder: Path, only: list[str] | None = None) -> dict:
         notebooks[executed.stem] = {"wall_seconds": round(sum(sections.values()), 1), "sections_seconds": sections}
     if not notebooks:
         raise FileNotFoundError(f"{folder} holds no executed notebooks: run tools/notebook_memory.py first")
+    runs = json.loads(MEMORY_RUNS.read_text(encoding="utf-8")).get("runs", {}).get(label, {}).get("embedded", {}) \
+        if MEMORY_RUNS.is_file() else {}
+    ran = [runs[stem] for stem in notebooks if stem in runs]
     return {
+        "load_average_before": [ran[0]["load_average_before"]] if ran else [None],
+        "load_average_after": [ran[-1]["load_average_after"]] if ran else [None],
         "measured": dt.datetime.fromtimestamp(max(p.stat().st_mtime for p in folder.glob("*.ipynb")),
                                               dt.timezone.utc).isoformat(timespec="seconds"),
         "mode": f"quick (SBERT_WORKBOOK_QUICK=1), MODEL='auto', exercises unsolved; cells' seconds from {folder.name}/ "

@@ -343,11 +343,20 @@ def block_exercises(all_sections, times) -> str:
     return "\n".join(lines + ["", "Open questions with model answers in each module's `DISCUSSION` dict:", ""] + discussion)
 
 
+def lesson_source(notebook: Path) -> str:
+    """A notebook's text and its lesson's code (``sbert_workbook/lessons/nbNN.py`` or the package ``nbNN/``), where the
+    lesson-first notebooks name what they quote."""
+    lessons = ROOT / "sbert_workbook" / "lessons"
+    number = notebook.stem[:2]
+    code = sorted([*lessons.glob(f"nb{number}.py"), *lessons.glob(f"nb{number}/*.py")])
+    return "\n".join([notebook.read_text(encoding="utf-8"), *(path.read_text(encoding="utf-8") for path in code)])
+
+
 def quoted_tables() -> dict[str, list[str]]:
-    """Every ``published`` PublishedTable a notebook names (``SBERT_TABLE2``, …) or TEACHING.md's key numbers quote,
+    """Every ``published`` PublishedTable a notebook or its lesson code names (``SBERT_TABLE2``, …) or TEACHING.md's key numbers quote,
     with where: ``{"SBERT_TABLE2": ["04", "TEACHING, appendix B"], …}``, in ``published.TABLES`` order."""
     published = importlib.import_module("sbert_workbook.published")
-    sources = {path.stem[:2]: path.read_text(encoding="utf-8") for path in notebooks()}
+    sources = {path.stem[:2]: lesson_source(path) for path in notebooks()}
     key_numbers = {name for name, *_ in facts.KEY_NUMBERS}
     found = {}
     for name in published.TABLES:

@@ -67,5 +67,6 @@ MANIFEST = Manifest(
         PaperLink('Sentence-BERT 1908.10084', '§3.1 recipe: batch 16, Adam 2e-5, 10 % warm-up, 1 epoch', '4'),
         PaperLink('Sentence-BERT 1908.10084', 'Table 6: pooling and concatenation ablations', '6', 'SBERT_TABLE6'),
     ),
+    read_at_home=('3.4',),
     story_in_full_mode=True,
 )

@@ -69,6 +69,6 @@ MANIFEST = Manifest(
         PaperLink('SimCSE 2104.08821', 'Appendix E, Table E.1: transfer tasks; post-processing below its base models, '
                   'SimCSE above its own', '6', 'SIMCSE_TABLE_E1'),
     ),
-    read_at_home=('5.1', '5.2'),
+    read_at_home=('5.1', '5.2', '5.3'),
     story_in_full_mode=True,
 )
