@@ -61,5 +61,7 @@ def test_minutes_round_up_memory_is_per_model_and_full_mode_never_guesses_a_gpu(
     assert partial == f"{FULL_PREFIX}for a GPU (not measured whole on a 2-core CPU); not yet timed on a GPU."
     assert time_lines("x", quick, {})[1] == partial
     assert "not yet measured with bert-base-uncased" in time_lines("x", {"embedded": quick["embedded"]}, {})[0]
+    slowed = {**quick, "bert-base-uncased": {**quick["bert-base-uncased"], "time_is_upper_bound": {"x": True}}}
+    assert "at most 9 min and 3.1 GB with bert-base-uncased" in time_lines("x", slowed, {})[0]
     with pytest.raises(KeyError, match="notebook_memory.py --only y"):
         time_lines("y", quick, {})

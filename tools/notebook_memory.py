@@ -168,7 +168,9 @@ def ship_peaks(stored: dict, label: str, path: Path) -> None:
     runs = stored["runs"][label]
     write_peaks(path, {model: {nb: figures["peak_mb"] for nb, figures in notebooks.items()}
                        for model, notebooks in runs.items()},
-                {model: {nb: figures["wall_s"] for nb, figures in notebooks.items()} for model, notebooks in runs.items()})
+                {model: {nb: figures["wall_s"] for nb, figures in notebooks.items()} for model, notebooks in runs.items()},
+                {model: {nb: figures.get("kernel_threads") == 1 for nb, figures in notebooks.items()}
+                 for model, notebooks in runs.items()})
 
 
 def rises(cells: list[list], top: int = 3) -> list[tuple[int, int, int]]:

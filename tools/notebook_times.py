@@ -40,7 +40,10 @@ def quick_part(stem: str, quick: dict) -> str:
     for model, name in MODEL_NAMES.items():
         entry = quick.get(model, {})
         if stem in entry.get("wall_s", {}):
-            parts.append(f"{minutes(entry['wall_s'][stem])} and {entry['peak_mb'][stem] / 1024:.1f} GB with {name}")
+            took = minutes(entry["wall_s"][stem])
+            if entry.get("time_is_upper_bound", {}).get(stem):  # one torch thread beside another run: at most this
+                took = took.replace("about", "at most")
+            parts.append(f"{took} and {entry['peak_mb'][stem] / 1024:.1f} GB with {name}")
         else:
             parts.append(f"not yet measured with {name}")
     return "; ".join(parts)

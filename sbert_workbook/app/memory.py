@@ -42,13 +42,16 @@ def available_gb() -> float | None:
     return None if found is None else round(found.gb, 2)
 
 
-def write_peaks(path: Path, peaks_mb: dict[str, dict[str, float]], wall_s: dict[str, dict[str, float]]) -> None:
-    """Store each notebook's quick-mode peak (MB) and seconds per model kind, with each kind's parameter count."""
+def write_peaks(path: Path, peaks_mb: dict[str, dict[str, float]], wall_s: dict[str, dict[str, float]],
+                time_is_upper_bound: dict[str, dict[str, bool]] | None = None) -> None:
+    """Store each notebook's quick-mode peak (MB) and seconds per model kind, with each kind's parameter count;
+    ``time_is_upper_bound`` marks the seconds of a run slowed on purpose (one torch thread beside another run)."""
     stored = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {"models": {}}
     for model, notebooks in peaks_mb.items():
         entry = stored["models"].setdefault(model, {"parameters_m": PARAMETERS_M[model], "peak_mb": {}, "wall_s": {}})
         entry["peak_mb"].update(notebooks)
         entry["wall_s"].update(wall_s.get(model, {}))
+        entry.setdefault("time_is_upper_bound", {}).update((time_is_upper_bound or {}).get(model, {}))
     path.write_text(json.dumps(stored, indent=1, sort_keys=True) + "\n", encoding="utf-8")
 
 

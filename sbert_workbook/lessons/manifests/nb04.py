@@ -68,5 +68,5 @@ MANIFEST = Manifest(
         PaperLink('Sentence-BERT 1908.10084', 'Table 6: pooling and concatenation ablations', '6', 'SBERT_TABLE6'),
     ),
     read_at_home=('3.4',),
-    story_in_full_mode=True,
+    story_in_full_mode=False,  # full mode not yet run on a CPU: set True, then tools/story_check.py --only 04
 )
