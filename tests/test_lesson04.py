@@ -116,6 +116,5 @@ def test_the_manifest_reads_the_papers_seeds_and_epochs_from_published():
     assert sizes["SEED_RUNS"].full == SBERT_STSB_RECIPE.settings["seeds"]
     assert sizes["STSB_EPOCHS"].full == SBERT_STSB_RECIPE.settings["epochs"]
     assert sizes["CROSS_LEARNING_RATE"].full == SBERT_STSB_RECIPE.settings["learning rate"]
-    assert manifest("04").story_in_full_mode
     capped = [name for name, size in sizes.items() if size.value("full_on_cpu") != size.value("full")]
     assert capped and all("full_on_cpu" in sizes[name].what for name in capped), "say what full_on_cpu caps in the size's what"
