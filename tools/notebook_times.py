@@ -25,7 +25,6 @@ PREFIX = "# On a 2-core CPU, quick mode: "
 FULL_PREFIX = "# Full mode: "
 #: The single line notebooks carried before memory was stated; rewriting removes it.
 OLD_PREFIX = "# On a 2-core CPU: "
-PEAKS = ROOT / "sbert_workbook" / "app" / "notebook_peaks.json"
 #: How each measured model is named in the line.
 MODEL_NAMES = {"embedded": "the embedded model", "bert-base-uncased": "bert-base-uncased"}
 
@@ -74,7 +73,9 @@ def with_time_lines(source: str, lines: list[str]) -> str:
 
 def measurements() -> tuple[dict, dict]:
     """(quick mode: ``{model: {"wall_s": {...}, "peak_mb": {...}}}``, full mode: ``{notebook: {...}}``)."""
-    quick = json.loads(PEAKS.read_text(encoding="utf-8"))["models"] if PEAKS.is_file() else {}
+    from sbert_workbook.app.memory import measured_peaks
+
+    quick = measured_peaks()
     full = json.loads((ROOT / "docs" / "full_mode_times.json").read_text(encoding="utf-8"))["notebooks"]
     return quick, full
 
