@@ -156,43 +156,20 @@ def reference_beside(table: pd.DataFrame, reference=BERT_FLOW_REFERENCE) -> pd.D
     return inherit_provenance(beside, table, {"published rows": BERT_FLOW_SOURCE + ", quoted, not re-run"})
 
 
-def layer_views(encoder, sentences: Sequence[str], batch_size: int = 32, max_tokens: int = 5000, seed: int = 0,
-                sentences_per_pass: int = 128) -> dict:
+def layer_views(encoder, sentences: Sequence[str], batch_size: int = 32, max_tokens: int = 5000, seed: int = 0) -> dict:
     """Per-layer vectors from one pass: {'mean': [...], 'cls': [...], 'tokens': [...]}, one (n, dim) array per layer.
 
     'mean' and 'cls' are sentence vectors; 'tokens' holds at most ``max_tokens`` random
     contextual token vectors ([CLS] and [SEP] left out), the same tokens in every layer, drawn
     from all the sentences' tokens in input order. The encoding is
-    :func:`sbert_workbook.encoding.views.layer_vectors`'s, run on ``sentences_per_pass`` sentences
-    at a time (longest first, as one pass would batch them), each pass keeping only its drawn
-    tokens: memory holds one pass's token vectors of every layer, never all the sentences'
-    (with bert-base, 13 layers × 768 floats a token).
+    :func:`sbert_workbook.encoding.views.layer_vectors`'s with ``choose_tokens``: each batch keeps only its drawn
+    tokens, so memory never holds every token of every layer (with bert-base, 13 layers × 768 floats a token).
     """
-    lengths = inner_token_counts(encoder, sentences)
-    starts = np.concatenate([[0], np.cumsum(lengths)])
-    keep = np.sort(np.random.default_rng(seed).permutation(int(starts[-1]))[:max_tokens])
-    order = np.argsort(-lengths, kind="stable")
-    pooled, kept = {}, [None] * len(sentences)
-    for first in range(0, len(sentences), sentences_per_pass):
-        rows = order[first:first + sentences_per_pass]
-        vectors = layer_vectors(encoder, [sentences[i] for i in rows], ("mean", "cls", "tokens"), batch_size, progress=False)
-        for kind in ("mean", "cls"):
-            layers, _, dim = vectors[kind].shape
-            pooled.setdefault(kind, torch.empty(layers, len(sentences), dim))[:, rows] = vectors[kind]
-        for row, tokens in zip(rows, vectors["tokens"]):
-            if tokens.shape[1] != lengths[row]:
-                raise RuntimeError(f"sentence {row}: expected {lengths[row]} inner tokens, the encoder gave {tokens.shape[1]}")
-            low, high = np.searchsorted(keep, [starts[row], starts[row + 1]])
-            kept[row] = tokens[:, keep[low:high] - starts[row]].clone() if high > low else None
-    kept = [one for one in kept if one is not None]
-    tokens = torch.cat(kept, dim=1) if kept else torch.empty(layers, 0, dim)
-    return {"mean": list(pooled["mean"].numpy()), "cls": list(pooled["cls"].numpy()), "tokens": list(tokens.numpy())}
+    def draw(total: int) -> np.ndarray:
+        return np.sort(np.random.default_rng(seed).permutation(total)[:max_tokens])
 
-
-def inner_token_counts(encoder, sentences: Sequence[str]) -> np.ndarray:
-    """How many tokens each sentence has between [CLS] and [SEP], as the encoder reads it (cut at its max_length)."""
-    token_ids = encoder.tokenizer(list(sentences), add_special_tokens=True, truncation=False, verbose=False)["input_ids"]
-    return np.asarray([min(len(ids), encoder.max_length) - 2 for ids in token_ids], dtype=np.int64)
+    vectors = layer_vectors(encoder, sentences, ("mean", "cls", "tokens"), batch_size, progress=False, choose_tokens=draw)
+    return {kind: list(vectors[kind].numpy()) for kind in ("mean", "cls", "tokens")}
 
 
 def layerwise_anisotropy(views: dict) -> pd.DataFrame:

@@ -50,6 +50,21 @@ def predict_question(question: str, options: Sequence[str], answer: str, explana
     return box
 
 
+def range_holding(value: float, ranges: dict[str, float]) -> str:
+    """The label of the first range whose upper bound (exclusive) ``value`` is below: ``ranges`` maps each label to
+    its upper bound, in increasing order, the last one ``inf``."""
+    bounds = list(ranges.values())
+    if bounds != sorted(bounds) or bounds[-1] != float("inf"):
+        raise ValueError(f"ranges must map labels to increasing upper bounds ending in inf, got {ranges!r}")
+    return next(label for label, upper in ranges.items() if value < upper)
+
+
+def predict_range(question: str, ranges: dict[str, float], value: float, explanation: str) -> widgets.VBox:
+    """:func:`predict_question` whose options are the labels of ``ranges`` and whose answer is the range holding
+    ``value`` (:func:`range_holding`), computed before the next cell shows ``value``."""
+    return predict_question(question, list(ranges), range_holding(value, ranges), explanation)
+
+
 def _checked_options(options: Sequence[str], answer: str) -> list[str]:
     """The options as a list of distinct strings that contains ``answer``, else a ValueError saying what to fix."""
     if isinstance(options, str) or not all(isinstance(option, str) for option in options):

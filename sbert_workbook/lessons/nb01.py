@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from sbert_workbook.app.predict import predict_question
+from sbert_workbook.app.predict import predict_question, predict_range
 from sbert_workbook.evaluation.provenance import with_provenance
 from sbert_workbook.lessons.report import Report, verdict
 from sbert_workbook.lessons.setup import Lesson
@@ -98,10 +98,10 @@ def training_report(lesson: Lesson01, history: pd.DataFrame, seconds: float) -> 
 def predict_fit(lesson: Lesson01, fit: pd.DataFrame):
     """§5's predict question: how closely will the centered logits track PMI + log p(x)?"""
     fit_r = fit_correlations(fit).loc["PMI(x, c) + log p(x)", "pearson"]
-    return predict_question(
+    return predict_range(
         f"After {lesson.sizes.TRAIN_STEPS} training steps, how closely will the tiny MLM's centered logits h_cᵀw_x + b_x "
         "track the exact PMI(x, c) + log p(x) over all (context, word) rows?",
-        list(FIT_RANGES), next(label for label, upper in FIT_RANGES.items() if fit_r < upper),
+        FIT_RANGES, fit_r,
         "At the optimum of the loss the two sides are equal up to λ_c, which the centering removes, so a perfect model "
         "would fit exactly. A real one gets there only as far as its training went: the KL divergence in the training "
         "figure above had not reached 0. The next cell prints the fit beside PMI alone and log p(x) alone.")

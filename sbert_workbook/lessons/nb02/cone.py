@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from sbert_workbook.anisotropy import metrics, plots, word_frequency
-from sbert_workbook.app.predict import predict_question
+from sbert_workbook.app.predict import predict_range
 from sbert_workbook.evaluation import geometry
 from sbert_workbook.evaluation.interval_plots import interval_forest_figure
 from sbert_workbook.evaluation.provenance import with_provenance
@@ -53,10 +53,10 @@ def data_report(lesson: Lesson02) -> Report:
 def predict_cone(lesson: Lesson02):
     """§1's predict question: the static view's mean cosine of unrelated sentences."""
     static_cone = mean_cosine(lesson.vectors("static", rows=lesson.stsb_rows))
-    return predict_question(
+    return predict_range(
         f"Under static pooling of {lesson.main_run.short}, is the mean cosine of random, unrelated STS-B sentence pairs "
         "close to 0, around 0.3, around 0.5 or above 0.6?",
-        list(CONE_RANGES), next(label for label, upper in CONE_RANGES.items() if static_cone < upper),
+        CONE_RANGES, static_cone,
         "static averages the embedding layer: besides its words, every sentence carries the position embeddings of "
         "0 … n−1, the token-type embedding and the [CLS] and [SEP] rows, a part shared by sentences that have nothing in "
         "common. The larger that shared part is beside the words, the further above 0 the mean cosine sits. The next "
