@@ -1,0 +1,80 @@
+"""Quantization and compressed search (sbert_workbook.cost) against sentence-transformers' own quantize_embeddings,
+scipy's Hamming distance and brute-force rankings, plus hand-computed cases."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scipy.spatial.distance import cdist
+from sentence_transformers.util.quantization import quantize_embeddings
+
+from sbert_workbook.cost.compressed_search import binary_top_k, hamming_distances, rescored_top_k
+from sbert_workbook.cost.quantization import binary_vectors, bytes_per_vector, int8_ranges, int8_vectors
+
+RNG = np.random.default_rng(0)
+CALIBRATION = RNG.normal(size=(300, 13)).astype(np.float32)
+VECTORS = RNG.normal(size=(40, 13)).astype(np.float32) * 1.2  # some values beyond the calibration's range
+
+
+def test_int8_is_sentence_transformers_int8_with_calibration_vectors():
+    ours = int8_vectors(VECTORS, int8_ranges(CALIBRATION))
+    theirs = quantize_embeddings(VECTORS, "int8", calibration_embeddings=CALIBRATION)
+    assert ours.dtype == np.int8 and np.array_equal(ours, theirs)
+
+
+def test_int8_by_hand():
+    ranges = np.array([[0.0, -1.0], [255.0, -1.0]])  # step 1 in the first dimension; the second never varies
+    got = int8_vectors(np.array([[10.5, 3.0], [-7.0, -1.0], [300.0, 0.0]]), ranges)
+    assert got.tolist() == [[10 - 128, 4 - 128], [0 - 128, 0 - 128], [255 - 128, 1 - 128]]
+
+
+def test_binary_is_sentence_transformers_ubinary_for_a_dimension_not_a_multiple_of_8():
+    ours = binary_vectors(VECTORS)
+    assert ours.shape == (40, 2) and np.array_equal(ours, quantize_embeddings(VECTORS, "ubinary"))
+
+
+@pytest.mark.parametrize("precision, dimensions, expected", [("float32", 384, 1536), ("int8", 384, 384),
+                                                             ("binary", 384, 48), ("binary", 13, 2)])
+def test_bytes_per_vector_by_hand(precision, dimensions, expected):
+    assert bytes_per_vector(precision, dimensions) == expected
+
+
+def test_hamming_distances_are_scipys_on_the_unpacked_bits():
+    bits = binary_vectors(VECTORS)
+    expected = cdist(VECTORS[:7] > 0, VECTORS > 0, "hamming") * VECTORS.shape[1]
+    assert np.array_equal(hamming_distances(bits[:7], bits, chunk=3), expected.round().astype(int))
+
+
+def test_binary_top_k_is_the_brute_force_ranking():
+    bits = binary_vectors(VECTORS)
+    expected = np.argsort(cdist(VECTORS[:5] > 0, VECTORS > 0, "hamming"), axis=1, kind="stable")[:, :6]
+    assert np.array_equal(binary_top_k(bits[:5], bits, 6), expected)
+
+
+def test_rescoring_reorders_the_binary_candidates_by_the_float_query():
+    queries, bits, k, multiplier = VECTORS[:5], binary_vectors(VECTORS), 3, 4
+    got = rescored_top_k(queries, bits, k, multiplier)
+    for query, row in zip(queries, got):
+        candidates = np.argsort(cdist(query[None] > 0, VECTORS > 0, "hamming")[0], kind="stable")[:k * multiplier]
+        scores = [(query * (VECTORS[c] > 0)).sum() for c in candidates]
+        assert row.tolist() == [candidates[i] for i in np.argsort(scores)[::-1][:k]]  # float scores: no ties
+
+
+def test_rescoring_every_candidate_with_int8_is_the_exact_int8_ranking():
+    stored = int8_vectors(VECTORS, int8_ranges(CALIBRATION))
+    got = rescored_top_k(VECTORS[:5], binary_vectors(VECTORS), 4, multiplier=len(VECTORS), corpus_int8=stored)
+    exact = np.argsort(-(VECTORS[:5] @ stored.astype(np.float32).T), axis=1, kind="stable")[:, :4]
+    assert np.array_equal(got, exact)
+
+
+@pytest.mark.parametrize("call, words", [
+    (lambda: binary_vectors(np.zeros((3, 8), dtype=np.int8)), "already quantized"),
+    (lambda: int8_vectors(VECTORS, int8_ranges(CALIBRATION[:, :5])), r"ranges must be \(2, 13\)"),
+    (lambda: int8_ranges(CALIBRATION[:1]), "at least two calibration vectors"),
+    (lambda: hamming_distances(binary_vectors(VECTORS), binary_vectors(CALIBRATION[:, :8])), "same model and dimension"),
+    (lambda: binary_top_k(binary_vectors(VECTORS), binary_vectors(VECTORS), 41), "between 1 and the corpus size 40"),
+    (lambda: bytes_per_vector("float16", 8), "choose from float32, int8, binary"),
+    (lambda: binary_vectors(np.zeros((0, 8))), "non-empty"),
+])
+def test_bad_input_says_what_to_do(call, words):
+    with pytest.raises(ValueError, match=words):
+        call()
