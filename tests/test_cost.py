@@ -78,3 +78,33 @@ def test_rescoring_every_candidate_with_int8_is_the_exact_int8_ranking():
 def test_bad_input_says_what_to_do(call, words):
     with pytest.raises(ValueError, match=words):
         call()
+
+
+# ----------------------------------------------------------------------------- fewer dimensions
+def test_pca_k_is_sklearns_pca_up_to_each_components_sign():
+    from sklearn.decomposition import PCA
+
+    from sbert_workbook.cost.truncation import PrincipalComponents
+
+    ours = PrincipalComponents(4).fit(CALIBRATION).transform(VECTORS).numpy()
+    theirs = PCA(4, svd_solver="full").fit(CALIBRATION).transform(VECTORS)
+    signs = np.sign((ours * theirs).sum(axis=0))
+    assert np.allclose(ours, theirs * signs, atol=1e-4)
+
+
+def test_whitening_k_is_pca_k_with_each_direction_scaled_to_variance_one():
+    from sbert_workbook.calibration.calibrators import Whitening
+    from sbert_workbook.cost.truncation import PrincipalComponents
+
+    pca = PrincipalComponents(5).fit(CALIBRATION).transform(CALIBRATION).numpy()
+    white = Whitening(5).fit(CALIBRATION).transform(CALIBRATION).numpy()
+    signs = np.sign((pca * white).sum(axis=0))
+    assert np.allclose(white * signs, pca / pca.std(axis=0), atol=1e-3)
+
+
+def test_first_k_keeps_the_first_columns_and_refuses_a_k_beyond_the_size():
+    from sbert_workbook.cost.truncation import FirstDimensions
+
+    assert np.array_equal(FirstDimensions(3).fit(CALIBRATION).transform(VECTORS).numpy(), VECTORS[:, :3])
+    with pytest.raises(ValueError, match="k=14 must be between 1 and the embedding size 13"):
+        FirstDimensions(14).fit(CALIBRATION)
