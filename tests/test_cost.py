@@ -108,3 +108,95 @@ def test_first_k_keeps_the_first_columns_and_refuses_a_k_beyond_the_size():
     assert np.array_equal(FirstDimensions(3).fit(CALIBRATION).transform(VECTORS).numpy(), VECTORS[:, :3])
     with pytest.raises(ValueError, match="k=14 must be between 1 and the embedding size 13"):
         FirstDimensions(14).fit(CALIBRATION)
+
+
+# ----------------------------------------------------------------------------- storages and the frontier
+def _cosines(a, b):
+    return 1 - np.diag(cdist(a, b, "cosine"))
+
+
+def test_float32_and_int8_storages_compare_by_the_cosine_of_what_they_keep():
+    from sbert_workbook.cost.storage import Float32, Int8
+
+    queries, documents = VECTORS[:20], VECTORS[20:]
+    float32 = Float32().fit(CALIBRATION)
+    assert float32.bytes_per_vector == 52
+    assert np.allclose(float32.similarity(queries, float32.store(documents)), _cosines(queries, documents), atol=1e-6)
+    int8 = Int8().fit(CALIBRATION)
+    as_int8 = lambda x: quantize_embeddings(x, "int8", calibration_embeddings=CALIBRATION).astype(float)  # noqa: E731
+    assert int8.bytes_per_vector == 13
+    assert np.allclose(int8.similarity(queries, int8.store(documents)), _cosines(as_int8(queries), as_int8(documents)),
+                       atol=1e-6)
+    expected = np.argsort(-(1 - cdist(as_int8(queries), as_int8(VECTORS), "cosine")), axis=1, kind="stable")[:, :5]
+    assert np.array_equal(int8.search(queries, int8.store(VECTORS), 5), expected)
+
+
+def test_binary_similarity_is_the_dot_product_of_the_signs():
+    from sbert_workbook.cost.storage import Binary
+
+    binary = Binary().fit(CALIBRATION)
+    signs = lambda x: np.where(x > 0, 1, -1)  # noqa: E731
+    expected = (signs(VECTORS[:20]) * signs(VECTORS[20:])).sum(axis=1)
+    assert binary.bytes_per_vector == 2
+    assert np.array_equal(binary.similarity(VECTORS[:20], binary.store(VECTORS[20:])), expected)
+
+
+def test_rescored_binary_scores_the_float_query_against_the_kept_bits_or_int8_values():
+    from sbert_workbook.cost.storage import RescoredBinary
+
+    on_bits = RescoredBinary(multiplier=2).fit(CALIBRATION)
+    assert on_bits.bytes_per_vector == 2
+    assert np.allclose(on_bits.similarity(VECTORS[:20], on_bits.store(VECTORS[20:])),
+                       (VECTORS[:20] * (VECTORS[20:] > 0)).sum(axis=1), atol=1e-5)
+    on_int8 = RescoredBinary(multiplier=2, with_int8=True).fit(CALIBRATION)
+    assert on_int8.bytes_per_vector == 2 + 13
+    stored = quantize_embeddings(VECTORS[20:], "int8", calibration_embeddings=CALIBRATION).astype(float)
+    assert np.allclose(on_int8.similarity(VECTORS[:20], on_int8.store(VECTORS[20:])),
+                       (VECTORS[:20] * stored).sum(axis=1), atol=1e-4)
+
+
+def test_a_reduced_storage_compares_the_cosine_of_the_pca_coordinates():
+    from sklearn.decomposition import PCA
+
+    from sbert_workbook.cost.storage import Reduced
+    from sbert_workbook.cost.truncation import PrincipalComponents
+
+    reduced = Reduced(PrincipalComponents(4)).fit(CALIBRATION)
+    pca = PCA(4, svd_solver="full").fit(CALIBRATION)
+    assert reduced.bytes_per_vector == 16 and reduced.name == "PCA-k (k = 4)"
+    assert np.allclose(reduced.similarity(VECTORS[:20], reduced.store(VECTORS[20:])),
+                       _cosines(pca.transform(VECTORS[:20]), pca.transform(VECTORS[20:])), atol=1e-4)
+
+
+def test_recall_and_mrr_by_hand():
+    from sbert_workbook.cost.frontier import mrr_at_k, recall_at_k
+
+    found = np.array([[3, 1, 2], [0, 5, 4], [7, 8, 9]])
+    assert recall_at_k(found, [1, 4, 0]) == pytest.approx(2 / 3)
+    assert mrr_at_k(found, [1, 4, 0]) == pytest.approx((1 / 2 + 1 / 3 + 0) / 3)
+
+
+def test_the_frontier_measures_every_storage_against_float32_in_one_run():
+    from sbert_workbook.cost.frontier import measure
+    from sbert_workbook.cost.storage import Binary, Float32, Int8
+    from sbert_workbook.data.records import StsData
+    from sbert_workbook.diagnosis.ladder import PairVectors
+
+    rng = np.random.default_rng(1)
+    corpus_vectors = rng.normal(size=(60, 13)).astype(np.float32)
+    sentences = [f"s{i}" for i in range(60)]
+    gold = rng.uniform(0, 5, size=30)
+    sts = StsData("toy", "test", sentences[:30], sentences[30:], gold, ["toy"] * 30, "toy", (0.0, 5.0))
+    pairs = PairVectors({"toy": sts}, sentences, corpus_vectors)
+    queries = corpus_vectors[:10] + 0.05 * rng.normal(size=(10, 13)).astype(np.float32)
+    frontier = measure([Float32(), Int8(), Binary()], CALIBRATION, pairs, queries, corpus_vectors, list(range(10)),
+                       k=5, repeats=2, resamples=100)
+    table = frontier.table
+    assert list(table.index) == ["float32", "int8", "binary"]
+    assert table["bytes per vector"].tolist() == [52, 13, 2]
+    assert table.loc["float32", "time vs float32"] == 1.0 and table.loc["float32", "recall@5"] == 1.0
+    from scipy.stats import spearmanr
+    expected = 100 * spearmanr(_cosines(corpus_vectors[:30], corpus_vectors[30:]), gold).statistic
+    assert table.loc["float32", "STS avg"] == pytest.approx(expected, abs=1e-6)
+    assert set(frontier.intervals) == {"int8", "binary"}
+    assert frontier.intervals["int8"].difference == pytest.approx(table.loc["int8", "STS avg"] - expected, abs=1e-6)

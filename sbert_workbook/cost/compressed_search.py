@@ -31,6 +31,14 @@ def hamming_distances(query_bits: np.ndarray, corpus_bits: np.ndarray, chunk: in
     return distances
 
 
+def paired_hamming(a_bits: np.ndarray, b_bits: np.ndarray) -> np.ndarray:
+    """popcount(a_i XOR b_i) row by row: two equally long lists of packed vectors."""
+    a_bits, b_bits = _packed(a_bits, "first bits"), _packed(b_bits, "second bits")
+    if a_bits.shape != b_bits.shape:
+        raise ValueError(f"paired rows must have one shape, got {a_bits.shape} and {b_bits.shape}.")
+    return POPCOUNT[np.bitwise_xor(a_bits, b_bits)].sum(axis=1).astype(np.int32)
+
+
 def binary_top_k(query_bits: np.ndarray, corpus_bits: np.ndarray, k: int) -> np.ndarray:
     """(queries, k): the corpus indices nearest each query in Hamming distance, ties to the lower index."""
     distances = hamming_distances(query_bits, corpus_bits)

@@ -1,0 +1,151 @@
+"""Ways to keep a corpus's vectors, each with what it costs and how it compares a float query with what it kept.
+
+A :class:`Storage` is fitted on calibration vectors (sentences that are not the corpus: a real index calibrates before
+it has its documents), then ``store``s the corpus and answers two questions the cost–quality plane asks of it:
+
+- ``similarity(queries, stored)``: a float query against each stored row, row by row (STS reads a pair as a query
+  and a stored sentence);
+- ``search(queries, stored, k)``: each query's ``k`` nearest stored rows.
+
+The storages: :class:`Float32` (cosine), :class:`Int8` (the query quantized with the same ranges, cosine of the int8
+values, as an int8 index compares them), :class:`Binary` (the query binarised; bits agreeing, d − 2·Hamming),
+:class:`RescoredBinary` (binary candidates, reordered with the float query: :mod:`.compressed_search`) and
+:class:`Reduced` (fewer dimensions through a calibrator: the first k, PCA-k, whitening-k; cosine).
+"""
+from __future__ import annotations
+
+import numpy as np
+import torch
+
+from sbert_workbook.cost.compressed_search import binary_top_k, paired_hamming, rescored_top_k
+from sbert_workbook.cost.quantization import binary_vectors, bytes_per_vector, int8_ranges, int8_vectors
+
+
+def unit_rows(vectors) -> np.ndarray:
+    """Each row divided by its length (float32)."""
+    vectors = np.asarray(vectors, dtype=np.float32)
+    return vectors / np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
+
+
+def cosine_top_k(queries: np.ndarray, unit_corpus: np.ndarray, k: int) -> np.ndarray:
+    """(queries, k): the rows of ``unit_corpus`` (already unit length) with the largest cosine to each query."""
+    scores = torch.from_numpy(unit_rows(queries)) @ torch.from_numpy(np.ascontiguousarray(unit_corpus)).T
+    return torch.topk(scores, k=min(k, unit_corpus.shape[0]), dim=1).indices.numpy()
+
+
+class Storage:
+    """Float32 vectors as they are: the reference every other storage is measured against."""
+
+    name = "float32"
+    precision = "float32"
+
+    def fit(self, calibration: np.ndarray) -> Storage:
+        self.dimensions = np.asarray(calibration).shape[1]
+        return self
+
+    @property
+    def bytes_per_vector(self) -> int:
+        return bytes_per_vector(self.precision, self.dimensions)
+
+    def store(self, vectors: np.ndarray) -> np.ndarray:
+        return unit_rows(vectors)
+
+    def similarity(self, queries: np.ndarray, stored: np.ndarray) -> np.ndarray:
+        return (unit_rows(queries) * stored).sum(axis=1)
+
+    def search(self, queries: np.ndarray, stored: np.ndarray, k: int) -> np.ndarray:
+        return cosine_top_k(queries, stored, k)
+
+
+Float32 = Storage
+
+
+class Int8(Storage):
+    """One byte a dimension: each value's bucket among 256 in its dimension's calibration range."""
+
+    name = precision = "int8"
+
+    def fit(self, calibration):
+        super().fit(calibration)
+        self.ranges = int8_ranges(calibration)
+        return self
+
+    def store(self, vectors):
+        return unit_rows(int8_vectors(vectors, self.ranges).astype(np.float32)).astype(np.float32)
+
+    def similarity(self, queries, stored):
+        return (self.store(queries) * stored).sum(axis=1)
+
+    def search(self, queries, stored, k):
+        return cosine_top_k(self.store(queries), stored, k)
+
+
+class Binary(Storage):
+    """One bit a dimension, its sign; two vectors agree in d − Hamming bits, so d − 2·Hamming is their ±1 dot product."""
+
+    name = precision = "binary"
+
+    def store(self, vectors):
+        return binary_vectors(vectors)
+
+    def similarity(self, queries, stored):
+        return (self.dimensions - 2 * paired_hamming(binary_vectors(queries), stored)).astype(np.float32)
+
+    def search(self, queries, stored, k):
+        return binary_top_k(binary_vectors(queries), stored, k)
+
+
+class RescoredBinary(Binary):
+    """Binary in memory; the ``multiplier · k`` binary candidates rescored with the float query against their bits
+    (or, ``with_int8``, their int8 values, kept beside: one byte a dimension more)."""
+
+    def __init__(self, multiplier: int = 4, with_int8: bool = False):
+        self.multiplier, self.with_int8 = multiplier, with_int8
+        self.name = f"binary, rescored ×{multiplier}" + (" with int8" if with_int8 else "")
+
+    def fit(self, calibration):
+        super().fit(calibration)
+        self.ranges = int8_ranges(calibration) if self.with_int8 else None
+        return self
+
+    @property
+    def bytes_per_vector(self) -> int:
+        return super().bytes_per_vector + (bytes_per_vector("int8", self.dimensions) if self.with_int8 else 0)
+
+    def store(self, vectors):
+        bits = binary_vectors(vectors)
+        return (bits, int8_vectors(vectors, self.ranges)) if self.with_int8 else (bits, None)
+
+    def similarity(self, queries, stored):
+        bits, values = stored
+        kept = (np.unpackbits(bits, axis=-1)[:, :self.dimensions] if values is None else values).astype(np.float32)
+        return (np.asarray(queries, dtype=np.float32) * kept).sum(axis=1)
+
+    def search(self, queries, stored, k):
+        bits, values = stored
+        return rescored_top_k(queries, bits, k, self.multiplier, corpus_int8=values)
+
+
+class Reduced(Storage):
+    """Fewer float32 dimensions through a calibrator fitted on the calibration vectors; compared by cosine."""
+
+    def __init__(self, calibrator):
+        self.calibrator = calibrator
+        self.name = f"{calibrator.name} (k = {calibrator.k})"
+
+    def fit(self, calibration):
+        self.calibrator.fit(calibration)
+        self.dimensions = self.calibrator.k
+        return self
+
+    def reduce(self, vectors) -> np.ndarray:
+        return self.calibrator.transform(vectors).numpy()
+
+    def store(self, vectors):
+        return unit_rows(self.reduce(vectors))
+
+    def similarity(self, queries, stored):
+        return (unit_rows(self.reduce(queries)) * stored).sum(axis=1)
+
+    def search(self, queries, stored, k):
+        return cosine_top_k(self.reduce(queries), stored, k)
