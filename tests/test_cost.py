@@ -200,3 +200,45 @@ def test_the_frontier_measures_every_storage_against_float32_in_one_run():
     assert table.loc["float32", "STS avg"] == pytest.approx(expected, abs=1e-6)
     assert set(frontier.intervals) == {"int8", "binary"}
     assert frontier.intervals["int8"].difference == pytest.approx(table.loc["int8", "STS avg"] - expected, abs=1e-6)
+
+
+# ----------------------------------------------------------------------------- the static model
+def test_the_static_model_is_the_recipe_its_module_states(tmp_path):
+    """Re-derive model2vec's table from the three steps sbert_workbook.cost.static_model names (each token passed
+    alone, mean-pooled; PCA; Zipf-SIF weights by vocabulary rank) on a tiny random BERT, and compare."""
+    import torch
+    from transformers import AutoTokenizer, BertConfig, BertModel
+
+    from sbert_workbook.cost.static_model import distil_static_model, static_vectors
+    from sbert_workbook.encoding.resolve import resolve_model
+
+    tokenizer = AutoTokenizer.from_pretrained(resolve_model("embedded").path)
+    torch.manual_seed(0)
+    model = BertModel(BertConfig(vocab_size=tokenizer.vocab_size, hidden_size=32, num_hidden_layers=1,
+                                 num_attention_heads=2, intermediate_size=64), add_pooling_layer=False).eval()
+    model.save_pretrained(tmp_path)
+    tokenizer.save_pretrained(tmp_path)
+    static = distil_static_model(tmp_path, pca_dims=8)
+    ids = [tokenizer.convert_tokens_to_ids(token) for token in static.tokens]
+    with torch.no_grad():
+        passes = torch.tensor([[tokenizer.cls_token_id, i, tokenizer.sep_token_id] for i in ids])
+        alone = model(input_ids=passes, token_type_ids=torch.zeros_like(passes)).last_hidden_state.mean(dim=1).double().numpy()
+    centred = alone - alone.mean(axis=0)
+    _, vectors = np.linalg.eigh(centred.T @ centred / (len(alone) - 1))
+    projected = centred @ vectors[:, ::-1][:, :8]
+    zipf = 1 / np.arange(2, len(alone) + 2)
+    expected = projected * (1e-4 / (1e-4 + zipf / zipf.sum()))[:, None]
+    table = np.asarray(static.embedding, dtype=np.float64)
+    signs = np.sign((table * expected).sum(axis=0))
+    assert np.allclose(table, expected * signs, atol=2e-3 * np.abs(expected).max())
+    sentence = static_vectors(static, ["a man plays"])[0]
+    rows = [static.tokens.index(token) for token in tokenizer.tokenize("a man plays")]
+    mean = table[rows].mean(axis=0)
+    assert np.allclose(sentence, mean / np.linalg.norm(mean), atol=1e-3)
+
+
+def test_a_folder_that_is_not_a_model_is_refused_before_distilling(tmp_path):
+    from sbert_workbook.cost.static_model import distil_static_model
+
+    with pytest.raises(ValueError, match="not a model folder"):
+        distil_static_model(tmp_path)
