@@ -242,3 +242,13 @@ def test_a_folder_that_is_not_a_model_is_refused_before_distilling(tmp_path):
 
     with pytest.raises(ValueError, match="not a model folder"):
         distil_static_model(tmp_path)
+
+
+def test_the_hnsw_index_finds_the_exact_neighbours_when_it_may_visit_every_vector():
+    from sbert_workbook.cost.storage import ApproximateIndex, Float32
+
+    exact = Float32().fit(CALIBRATION)
+    index = ApproximateIndex(connectivity=16, expansion=64).fit(CALIBRATION)
+    assert index.bytes_per_vector == 52 + 128
+    found = index.search(VECTORS[:10], index.store(VECTORS), 5)  # 40 vectors, ef 64: the walk sees them all
+    assert np.array_equal(found, exact.search(VECTORS[:10], exact.store(VECTORS), 5))

@@ -10,7 +10,8 @@ it has its documents), then ``store``s the corpus and answers two questions the 
 The storages: :class:`Float32` (cosine), :class:`Int8` (the query quantized with the same ranges, cosine of the int8
 values, as an int8 index compares them), :class:`Binary` (the query binarised; bits agreeing, d − 2·Hamming),
 :class:`RescoredBinary` (binary candidates, reordered with the float query: :mod:`.compressed_search`) and
-:class:`Reduced` (fewer dimensions through a calibrator: the first k, PCA-k, whitening-k; cosine).
+:class:`Reduced` (fewer dimensions through a calibrator: the first k, PCA-k, whitening-k; cosine) and
+:class:`ApproximateIndex` (float32 in usearch's HNSW graph: each query visits a few hundred vectors, not all).
 """
 from __future__ import annotations
 
@@ -149,3 +150,34 @@ class Reduced(Storage):
 
     def search(self, queries, stored, k):
         return cosine_top_k(self.reduce(queries), stored, k)
+
+
+class ApproximateIndex(Storage):
+    """Float32 vectors in an HNSW graph (Malkov & Yashunin 2018; usearch): each node linked to about
+    ``connectivity`` near neighbours, a search walking the graph from an entry point and keeping the ``expansion``
+    best nodes seen. It may miss a true neighbour; what it gains is a search that visits far fewer vectors than the
+    corpus holds. Bytes: the vector and its links (``connectivity`` 4-byte neighbour ids at the base layer)."""
+
+    def __init__(self, connectivity: int = 16, expansion: int = 64):
+        self.connectivity, self.expansion = connectivity, expansion
+        self.name = f"HNSW index (usearch, M = {connectivity}, ef = {expansion})"
+
+    @property
+    def bytes_per_vector(self) -> int:
+        return super().bytes_per_vector + 4 * 2 * self.connectivity  # base layer: 2M links of 4 bytes
+
+    def store(self, vectors):
+        from usearch.index import Index
+
+        vectors = unit_rows(vectors)
+        index = Index(ndim=vectors.shape[1], metric="cos", dtype="f32", connectivity=self.connectivity,
+                      expansion_add=max(128, self.expansion), expansion_search=self.expansion)
+        index.add(np.arange(len(vectors)), vectors)
+        return index, vectors  # the vectors for similarity(): the index answers searches, not pairs
+
+    def similarity(self, queries, stored):
+        return (unit_rows(queries) * stored[1]).sum(axis=1)
+
+    def search(self, queries, stored, k):
+        found = stored[0].search(unit_rows(queries), k)
+        return np.asarray(found.keys, dtype=np.int64).reshape(len(queries), -1)
