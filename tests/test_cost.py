@@ -252,3 +252,13 @@ def test_the_hnsw_index_finds_the_exact_neighbours_when_it_may_visit_every_vecto
     assert index.bytes_per_vector == 52 + 128
     found = index.search(VECTORS[:10], index.store(VECTORS), 5)  # 40 vectors, ef 64: the walk sees them all
     assert np.array_equal(found, exact.search(VECTORS[:10], exact.store(VECTORS), 5))
+
+
+def test_popcount_counts_the_bits_of_every_byte_either_way(monkeypatch):
+    from sbert_workbook.cost import compressed_search
+
+    every_byte = np.arange(256, dtype=np.uint8)
+    by_hand = np.array([bin(b).count("1") for b in range(256)])
+    assert np.array_equal(compressed_search.popcount(every_byte), by_hand)
+    monkeypatch.delattr(np, "bitwise_count", raising=False)  # NumPy before 2.0
+    assert np.array_equal(compressed_search.popcount(every_byte), by_hand)

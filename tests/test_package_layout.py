@@ -17,7 +17,7 @@ LAYERS = {
     "encoding": 2,
     "evaluation": 3,
     "mlm": 4, "anisotropy": 4, "training": 4, "calibration": 4,
-    "app": 5, "solutions": 5, "checks": 5, "diagnosis": 5,
+    "app": 5, "solutions": 5, "checks": 5, "diagnosis": 5, "cost": 5,
     "lessons": 6,
 }
 LESSONS = {"mlm", "anisotropy", "training", "calibration"}

@@ -1,4 +1,5 @@
-"""Searching compressed vectors: Hamming distance on binary vectors, then rescoring a few candidates.
+"""Searching compressed vectors: Hamming distance on binary vectors, then rescoring a few candidates
+(``08_what_an_embedding_costs.ipynb``, §2).
 
 A binary vector keeps one bit a dimension (:func:`~sbert_workbook.cost.quantization.binary_vectors`); two of them are
 compared by how many bits differ:
@@ -14,8 +15,13 @@ from __future__ import annotations
 
 import numpy as np
 
-#: How many bits are set in each byte value 0…255.
-POPCOUNT = np.array([bin(value).count("1") for value in range(256)], dtype=np.uint16)
+#: How many bits are set in each byte value 0…255 (NumPy before 2.0, which has no bitwise_count).
+POPCOUNT = np.array([bin(value).count("1") for value in range(256)], dtype=np.uint8)
+
+
+def popcount(bytes_: np.ndarray) -> np.ndarray:
+    """The set bits of each byte: NumPy's popcount instruction where it has one (2.0+), else a table lookup."""
+    return np.bitwise_count(bytes_) if hasattr(np, "bitwise_count") else POPCOUNT[bytes_]
 
 
 def hamming_distances(query_bits: np.ndarray, corpus_bits: np.ndarray, chunk: int = 256) -> np.ndarray:
@@ -27,7 +33,7 @@ def hamming_distances(query_bits: np.ndarray, corpus_bits: np.ndarray, chunk: in
     distances = np.empty((len(query_bits), len(corpus_bits)), dtype=np.int32)
     for start in range(0, len(query_bits), chunk):  # queries × corpus × bytes at a time, never the whole cube
         block = np.bitwise_xor(query_bits[start:start + chunk, None, :], corpus_bits[None, :, :])
-        distances[start:start + chunk] = POPCOUNT[block].sum(axis=-1)
+        distances[start:start + chunk] = popcount(block).sum(axis=-1, dtype=np.int32)
     return distances
 
 
@@ -36,7 +42,7 @@ def paired_hamming(a_bits: np.ndarray, b_bits: np.ndarray) -> np.ndarray:
     a_bits, b_bits = _packed(a_bits, "first bits"), _packed(b_bits, "second bits")
     if a_bits.shape != b_bits.shape:
         raise ValueError(f"paired rows must have one shape, got {a_bits.shape} and {b_bits.shape}.")
-    return POPCOUNT[np.bitwise_xor(a_bits, b_bits)].sum(axis=1).astype(np.int32)
+    return popcount(np.bitwise_xor(a_bits, b_bits)).sum(axis=1, dtype=np.int32)
 
 
 def binary_top_k(query_bits: np.ndarray, corpus_bits: np.ndarray, k: int) -> np.ndarray:

@@ -1,4 +1,4 @@
-"""Fewer bytes per vector: scalar (int8) and binary quantization of sentence embeddings.
+"""Fewer bytes per vector: scalar (int8) and binary quantization of sentence embeddings (``08_what_an_embedding_costs``, §2).
 
 int8, per dimension j, with the range [lo_j, hi_j] read from *calibration* vectors (never the ones being stored,
 which a real index does not have yet):

@@ -17,6 +17,8 @@ every other notebook uses; distillation needs only ``skeletoken`` beside it (pin
 """
 from __future__ import annotations
 
+import contextlib
+import functools
 from pathlib import Path
 
 import numpy as np
@@ -26,17 +28,39 @@ PCA_DIMS, SIF_COEFFICIENT = 256, 1e-4
 
 
 def distil_static_model(model_folder: str | Path, pca_dims: int = PCA_DIMS, sif_coefficient: float = SIF_COEFFICIENT,
-                        device: str = "cpu"):
-    """model2vec's static model distilled from the transformer in ``model_folder`` (a Hugging Face model folder)."""
+                        device: str = "cpu", longest_token: int | None = None):
+    """model2vec's static model distilled from the transformer in ``model_folder`` (a Hugging Face model folder).
+
+    ``longest_token`` keeps only the vocabulary's tokens of at most that many characters (the test suite's small
+    runs); None distils every token (``[unusedN]`` placeholders left out, as model2vec does)."""
     from model2vec.distill import distill_from_model
     from transformers import AutoModel, AutoTokenizer
+
+    from sbert_workbook.encoding.quiet_loading import quiet_transformers
 
     folder = Path(model_folder)
     if not (folder / "config.json").is_file():
         raise ValueError(f"{folder} is not a model folder (no config.json): pass the folder a transformer was saved "
                          "in, e.g. load_encoder(MODEL).resolved.path.")
-    model, tokenizer = AutoModel.from_pretrained(folder), AutoTokenizer.from_pretrained(folder)
-    return distill_from_model(model, tokenizer, pca_dims=pca_dims, sif_coefficient=sif_coefficient, device=device)
+    with quiet_transformers():
+        model, tokenizer = AutoModel.from_pretrained(folder), AutoTokenizer.from_pretrained(folder)
+    # [unusedN]: placeholders, as model2vec's default; past longest_token characters, except special tokens ([UNK], ...)
+    removed = r"\[unused\d+\]" if longest_token is None else rf"\[unused\d+\]|(?!\[).{{{longest_token + 1},}}"
+    with _no_progress_bars():
+        return distill_from_model(model, tokenizer, pca_dims=pca_dims, sif_coefficient=sif_coefficient, device=device,
+                                  token_remove_pattern=removed)
+
+
+@contextlib.contextmanager
+def _no_progress_bars():
+    """model2vec's bar over the vocabulary off inside the block: its module's ``tqdm``, disabled (restored after)."""
+    from unittest import mock
+
+    from model2vec.distill import inference
+    from tqdm import tqdm
+
+    with mock.patch.object(inference, "tqdm", functools.partial(tqdm, disable=True)):
+        yield
 
 
 def static_vectors(static_model, sentences: list[str]) -> np.ndarray:

@@ -1,4 +1,5 @@
-"""Ways to keep a corpus's vectors, each with what it costs and how it compares a float query with what it kept.
+"""Ways to keep a corpus's vectors, each with what it costs and how it compares a float query with what it kept
+(``08_what_an_embedding_costs.ipynb``).
 
 A :class:`Storage` is fitted on calibration vectors (sentences that are not the corpus: a real index calibrates before
 it has its documents), then ``store``s the corpus and answers two questions the cost–quality plane asks of it:

@@ -18,6 +18,7 @@ from torch import nn
 from sbert_workbook.data.records import StsData
 from sbert_workbook.devices import pick_device
 from sbert_workbook.encoding.resolve import ResolvedModel, resolve_model
+from sbert_workbook.encoding.quiet_loading import quiet_transformers
 from sbert_workbook.encoding.text_input import checked_sentences
 from sbert_workbook.evaluation.sts import correlations
 from sbert_workbook.training.siamese import SMALL_BERT
@@ -107,18 +108,12 @@ class CrossEncoder(nn.Module):
         """Any name :func:`~sbert_workbook.resolve_model` understands (or an encoder's ``resolved``), with a fresh
         regression head drawn from ``seed``."""
         from transformers import AutoModelForSequenceClassification, AutoTokenizer
-        from transformers.utils import logging as transformers_logging
 
         resolved = name if isinstance(name, ResolvedModel) else resolve_model(name)
         print(f"Cross-encoder from {resolved.describe()}; regression head newly initialised (seed {seed})")
-        verbosity = transformers_logging.get_verbosity()
-        transformers_logging.set_verbosity_error()  # the 'newly initialised head' warning is the point here
-        try:
-            with torch.random.fork_rng(devices=[]):
-                torch.manual_seed(seed)
-                model = AutoModelForSequenceClassification.from_pretrained(resolved.path, num_labels=1)
-        finally:
-            transformers_logging.set_verbosity(verbosity)
+        with quiet_transformers(), torch.random.fork_rng(devices=[]):  # the line above says the head is new
+            torch.manual_seed(seed)
+            model = AutoModelForSequenceClassification.from_pretrained(resolved.path, num_labels=1)
         return cls(model.to(pick_device(device)), AutoTokenizer.from_pretrained(resolved.path), resolved, max_length)
 
     @classmethod
