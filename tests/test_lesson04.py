@@ -118,3 +118,39 @@ def test_the_manifest_reads_the_papers_seeds_and_epochs_from_published():
     assert sizes["CROSS_LEARNING_RATE"].full == SBERT_STSB_RECIPE.settings["learning rate"]
     capped = [name for name, size in sizes.items() if size.value("full_on_cpu") != size.value("full")]
     assert capped and all("full_on_cpu" in sizes[name].what for name in capped), "say what full_on_cpu caps in the size's what"
+
+
+# ----------------------------------------------------------------------------- which student quick mode trains
+@pytest.mark.parametrize("model, device, fine_tune, kept", [
+    ("auto", "cpu", False, False),  # quick mode on a CPU: bert-base gives way to the small student, with the reason
+    ("bert-base-uncased", "cpu", False, True),  # asked for by name: fine-tuned anyway
+    ("auto", "cpu", True, True),  # SIZES = {"FINE_TUNE_ON_CPU": True} (the suite's stand-in run, full mode)
+    ("auto", "cuda", False, True),  # a GPU fine-tunes it
+])
+def test_auto_sets_a_pretrained_student_aside_only_on_a_cpu_unless_asked(monkeypatch, capsys, model, device, fine_tune, kept):
+    from pathlib import Path
+
+    import torch
+
+    from sbert_workbook.encoding.resolve import ResolvedModel, resolve_model
+    from sbert_workbook.lessons.nb04 import models
+
+    reference = resolve_model("embedded")
+    found = ResolvedModel(model, Path("/hub/bert-base-uncased"), "hub cache", "bert-base-uncased", "main", "found in the cache")
+    monkeypatch.setattr(models, "resolve_model", lambda name: found)
+    source, why = models.student_source(model, reference, torch.device(device), fine_tune)
+    assert (source is found) == kept and (source is reference) != kept
+    assert bool(why) != kept
+    if not kept:
+        assert 'MODEL = "bert-base-uncased"' in why and "FINE_TUNE_ON_CPU" in why and why in capsys.readouterr().out
+
+
+def test_the_embedded_model_is_never_set_aside():
+    import torch
+
+    from sbert_workbook.encoding.resolve import resolve_model
+    from sbert_workbook.lessons.nb04 import models
+
+    reference = resolve_model("embedded")
+    source, why = models.student_source("embedded", reference, torch.device("cpu"), False)
+    assert source.model_id == reference.model_id and why == ""

@@ -19,6 +19,10 @@ MANIFEST = Manifest(
     sizes={
         "BATCH_SIZE": Size("pairs per training step in every run (SBERT §3.1's batch)", quick=SBERT_NLI_RECIPE.settings["batch size"],
                            full=SBERT_NLI_RECIPE.settings["batch size"], standin=2),
+        "FINE_TUNE_ON_CPU": Size("whether MODEL = \"auto\" on a CPU fine-tunes the pre-trained model it finds (bert-base-uncased "
+                                 "online); False trains the small random-init student instead (bert-base's §5 did not "
+                                 "finish in 30 minutes on 2 cores); MODEL = \"bert-base-uncased\" always fine-tunes it",
+                                 quick=False, full=True, suite=True),
         "STUDENT_LAYERS": Size("layers of the random-init student (offline; a pre-trained MODEL keeps its own)",
                                quick=2, full=SMALL_BERT["num_hidden_layers"], standin=1),
         "STUDENT_HIDDEN": Size("width of the random-init student (heads: width / 64, feed-forward: 4 × width)",

@@ -33,7 +33,8 @@ PRETRAINED_LR, RANDOM_INIT_LR = 2e-5, 1e-3
 @dataclass
 class Lesson04(Lesson):
     reference: Encoder | None = None  # all-MiniLM-L6-v2: a Sentence-BERT model already trained
-    student_source: ResolvedModel | None = None  # what MODEL resolved to
+    student_source: ResolvedModel | None = None  # what the student starts from (what MODEL resolved to, or set aside)
+    set_aside: str = ""  # why MODEL = "auto"'s pre-trained model was set aside for the small student, if it was
     runs: Path | None = None  # this session's checkpoints, removed when the kernel shuts down
     dev: StsData | None = field(default=None, repr=False)  # STS-B dev, scored during and after training
 
@@ -93,8 +94,24 @@ def begin(quick="auto", model="auto", seed=0, device=None, sizes=None) -> Lesson
     """Set the lesson up: mode, device, seed and sizes; the trained reference; what MODEL resolves to; STS-B dev."""
     lesson = begin_lesson(NOTEBOOK, quick, model, seed, device, sizes)
     reference = load_encoder("embedded", device=lesson.device)
-    return Lesson04(**vars(lesson), reference=reference, student_source=resolve_model(model),
+    source, set_aside = student_source(model, reference.resolved, lesson.device, lesson.sizes.FINE_TUNE_ON_CPU)
+    return Lesson04(**vars(lesson), reference=reference, student_source=source, set_aside=set_aside,
                     runs=scratch_folder("sbw-04-"), dev=load_sts("stsb", "dev", limit=lesson.sizes.DEV_PAIRS))
+
+
+def student_source(model: str, reference: ResolvedModel, device, fine_tune_on_cpu: bool) -> tuple[ResolvedModel, str]:
+    """What the student starts from, and why MODEL's pre-trained model was set aside if it was: with MODEL = "auto" on a
+    CPU and FINE_TUNE_ON_CPU off, a pre-trained model other than the reference (bert-base-uncased online) gives way to
+    the small random-init student, which quick mode trains in minutes. A model named explicitly is always fine-tuned."""
+    resolved = resolve_model(model)
+    if (str(model).strip().lower() != "auto" or fine_tune_on_cpu or device.type != "cpu"
+            or resolved.model_id == reference.model_id):
+        return resolved, ""
+    why = (f"MODEL = \"auto\" found {resolved.model_id}, but fine-tuning it on a CPU takes far longer than quick mode allows "
+           f"(§5 did not finish in 30 minutes on 2 cores), so the student is the small random-init BERT. Set "
+           f"MODEL = \"{resolved.model_id}\" (or SIZES = {{\"FINE_TUNE_ON_CPU\": True}}) to fine-tune it anyway.")
+    print(f"Student: {why}")
+    return reference, why
 
 
 def models_report(lesson: Lesson04):
@@ -105,9 +122,10 @@ def models_report(lesson: Lesson04):
         said = (f"**Student:** {lesson.student_source.model_id} — pre-trained weights, the paper's setting"
                 + (" with quick mode's few steps (`QUICK=False` for the paper's full epochs)." if lesson.quick else "."))
     else:
+        why = lesson.set_aside or (f"{lesson.model!r} resolved to {lesson.student_source.model_id}, which is already "
+                                   "trained for similarity" + (" (quick mode keeps the student tiny)." if lesson.quick else "."))
         said = (f"**Student:** a freshly initialised BERT ({lesson.sizes.STUDENT_LAYERS} layers × {lesson.sizes.STUDENT_HIDDEN}), "
-                f"*not* bert-base-uncased: {lesson.model!r} resolved to {lesson.student_source.model_id}, which is already "
-                "trained for similarity" + (" (quick mode keeps the student tiny)." if lesson.quick else "."))
+                f"*not* bert-base-uncased: {why}")
     return Markdown(f"{said} Learning rate {lesson.student_lr:g}.  \n**Trained reference:** {lesson.reference.resolved.model_id}.")
 
 
