@@ -43,5 +43,5 @@ MANIFEST = Manifest(
         PaperLink('Isotropy in clusters (Cai et al., ICLR 2021)', 'per-cluster all-but-the-top', '5'),
         PaperLink('SimCSE 2104.08821', '§7, Figure 3: post-processing on the alignment–uniformity plane', '6'),
     ),
-    story_in_full_mode=False,  # full mode not yet run on a CPU: set True, then tools/story_check.py --only 07
+    story_in_full_mode=True,
 )
