@@ -127,6 +127,15 @@ class NullTopDirections(Calibrator):
         return {"directions_": self.directions_}
 
 
+def principal_axes(u: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """(μ, Λ, U) of Σ = (u − μ)ᵀ(u − μ)/n = U Λ Uᵀ, the largest variance first, as Su et al.'s svd orders them
+    (Σ is symmetric: eigh, 2.1× svd's speed at 384 dims, 4.5× at 768). Whitening and 08's PCA-k read it."""
+    mean = u.mean(dim=0)
+    centred = u - mean
+    eigenvalues, eigenvectors = torch.linalg.eigh(centred.T @ centred / len(u))  # ascending
+    return mean, eigenvalues.flip(0), eigenvectors.flip(1)
+
+
 class Whitening(Calibrator):
     """Whitening (Su et al.): u ↦ (u − μ) W, W = U Λ^{-1/2} from Σ = U Λ Uᵀ; the first k columns only if k is set."""
 
@@ -141,11 +150,7 @@ class Whitening(Calibrator):
             warnings.warn("Whitening was fitted on no more embeddings than dimensions: the covariance is singular and "
                           "the smallest directions get blown up. Fit on more sentences, or whiten to k < n dims.",
                           stacklevel=3)
-        self.mean_ = u.mean(dim=0)
-        centred = u - self.mean_
-        covariance = centred.T @ centred / len(u)
-        eigenvalues, eigenvectors = torch.linalg.eigh(covariance)  # Σ = U Λ Uᵀ (symmetric: eigh; 2.1× svd's speed at 384 dims, 4.5× at 768)
-        eigenvalues, eigenvectors = eigenvalues.flip(0), eigenvectors.flip(1)  # largest first, as Su et al.'s svd
+        self.mean_, eigenvalues, eigenvectors = principal_axes(u)
         k = self.k or u.shape[1]
         if not 1 <= k <= u.shape[1]:
             raise ValueError(f"whitening k={k} must be between 1 and the embedding size {u.shape[1]}.")

@@ -9,9 +9,7 @@ Each is a :class:`~sbert_workbook.calibration.calibrators.Calibrator`: fitted on
 """
 from __future__ import annotations
 
-import torch
-
-from sbert_workbook.calibration.calibrators import Calibrator
+from sbert_workbook.calibration.calibrators import Calibrator, principal_axes
 
 
 class FirstDimensions(Calibrator):
@@ -47,10 +45,8 @@ class PrincipalComponents(Calibrator):
 
     def _fit(self, u):
         _check_k(self.k, u.shape[1], self.name)
-        self.mean_ = u.mean(dim=0)
-        centred = u - self.mean_
-        eigenvalues, eigenvectors = torch.linalg.eigh(centred.T @ centred / len(u))  # ascending
-        self.components_ = eigenvectors.flip(1)[:, :self.k]
+        self.mean_, _, eigenvectors = principal_axes(u)
+        self.components_ = eigenvectors[:, :self.k]
 
     def _transform(self, u):
         return (u - self.mean_) @ self.components_
