@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from sbert_workbook.cost.quantization import binary_vectors
+
 #: How many bits are set in each byte value 0…255 (NumPy before 2.0, which has no bitwise_count).
 POPCOUNT = np.array([bin(value).count("1") for value in range(256)], dtype=np.uint8)
 
@@ -57,7 +59,7 @@ def rescored_top_k(query_vectors: np.ndarray, corpus_bits: np.ndarray, k: int, m
     with each candidate's bits (0/1) or, given ``corpus_int8``, its int8 values; the ``k`` best."""
     query_vectors = np.asarray(query_vectors, dtype=np.float32)
     dimensions = query_vectors.shape[1]
-    candidates = binary_top_k(_binary_of(query_vectors), corpus_bits, min(multiplier * k, len(corpus_bits)))
+    candidates = binary_top_k(binary_vectors(query_vectors), corpus_bits, min(multiplier * k, len(corpus_bits)))
     if corpus_int8 is None:
         stored = np.unpackbits(corpus_bits[candidates], axis=-1)[..., :dimensions].astype(np.float32)
     else:
@@ -65,12 +67,6 @@ def rescored_top_k(query_vectors: np.ndarray, corpus_bits: np.ndarray, k: int, m
     scores = np.einsum("qd,qcd->qc", query_vectors, stored)
     order = np.argsort(-scores, axis=1, kind="stable")[:, :_checked_k(k, len(corpus_bits))]
     return np.take_along_axis(candidates, order, axis=1)
-
-
-def _binary_of(vectors: np.ndarray) -> np.ndarray:
-    from sbert_workbook.cost.quantization import binary_vectors
-
-    return binary_vectors(vectors)
 
 
 def _packed(bits, what: str) -> np.ndarray:
