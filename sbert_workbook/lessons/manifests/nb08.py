@@ -1,0 +1,55 @@
+"""The manifest of ``08_what_an_embedding_costs.ipynb``: its sizes per mode, the equations it teaches and the results
+it puts on the cost–quality plane.
+
+Read by the notebook's set-up (``sbert_workbook.lessons.nb08.begin``), the tests' notebook runs, tools/story_check.py
+and tools/teaching_guide.py (docs/adding-a-lesson.md).
+"""
+from __future__ import annotations
+
+from sbert_workbook.lessons.manifest import Equation, Manifest, PaperLink, Size
+
+MANIFEST = Manifest(
+    notebook="08_what_an_embedding_costs",
+    sizes={
+        "PAIRS_PER_SET": Size("test pairs sampled from each of the seven STS sets (None: all)", quick=300, full=None,
+                              suite=12, standin=4),
+        "CALIBRATION_SENTENCES": Size("NLI sentences (not the corpus) that fit int8's ranges, PCA-k and whitening-k",
+                                      quick=2000, full=10_000, suite=60, standin=40),
+        "CORPUS_SIZE": Size("§1: sentences the retrieval queries search: every match, then SNLI/MultiNLI sentences",
+                            quick=5000, full=50_000, suite=120, standin=40),
+        "QUERIES": Size("§1: paraphrase queries from STS-B test pairs scored 4 or more (None: all)", quick=None,
+                        full=None, suite=12, standin=4),
+        "TIMED_QUERIES": Size("§1: queries encoded one at a time to time a query's encoding", quick=100, full=300,
+                              suite=4, standin=2),
+        "REPEATS": Size("timing repeats; each search time is the fastest", quick=5, full=9, suite=1),
+        "RESAMPLES": Size("paired-bootstrap resamples per interval", quick=2000, full=2000, suite=200, standin=100),
+        "DIMENSIONS": Size("§3: the k of first-k, PCA-k and whitening-k", quick=(256, 128, 64, 32),
+                           full=(256, 128, 64, 32), standin=(64, 32)),
+        "STATIC_LONGEST_TOKEN": Size("§4: distil only tokens up to this many characters (None: the whole vocabulary)",
+                                     quick=None, full=None, suite=3, standin=2),
+        "RERANK_QUERIES": Size("§6: queries the cross-encoder reranks for", quick=60, full=None, suite=6, standin=3),
+        "RERANK_STEPS": Size("§6: steps training the cross-encoder on STS-B train, batch 16 (None: one epoch)",
+                             quick=100, full=None, suite=4, standin=2),
+        "RERANK_LEARNING_RATE": Size("§6: the cross-encoder's learning rate (a few hundred steps take a larger one "
+                                     "than SBERT's 2e-5)", quick=1e-4, full=2e-5),
+        "RERANK_KS": Size("§6: candidates the cross-encoder reads per query", quick=(10, 50), full=(10, 50),
+                          standin=(5,)),
+    },
+    equations=(
+        Equation("int8 quantization (per dimension, calibrated range)",
+                 "Δ_j = (hi_j − lo_j)/255, q_ij = clip(⌊(x_ij − lo_j)/Δ_j⌋, 0, 255) − 128",
+                 "sbert_workbook.cost.quantization:int8_vectors", "2"),
+        Equation("binary quantization", "b_ij = [x_ij > 0], eight to a byte; hamming(a, b) = popcount(a XOR b)",
+                 "sbert_workbook.cost.quantization:binary_vectors", "2"),
+        Equation("PCA-k", "u ↦ (u − μ) V_k, V_k the top k eigenvectors of the covariance",
+                 "sbert_workbook.cost.truncation:PrincipalComponents", "3"),
+    ),
+    paper_map=(
+        PaperLink("Embedding quantization (Shakir, Aarsen & Lee, Hugging Face, 2024)",
+                  "binary and int8 vectors; binary search rescored with the float query", "2"),
+        PaperLink("Matryoshka representation learning (Kusupati et al., NeurIPS 2022)", "the first k dimensions", "3"),
+        PaperLink("model2vec (Tulkens & van Dongen, 2024)", "a static model distilled from the transformer", "4"),
+        PaperLink("HNSW (Malkov & Yashunin, 2018)", "an approximate index against exact search", "5"),
+        PaperLink("Sentence-BERT 1908.10084", "§1, Table 7's trade: bi-encoder retrieval, cross-encoder reranking", "6"),
+    ),
+)

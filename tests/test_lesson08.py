@@ -1,0 +1,59 @@
+"""Lesson 08's set-up and reports on small, hand-made cases: the retrieval set, the calibration sentences, the timing,
+the reranking table and the plane's verdict."""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from sbert_workbook.cost.frontier import Frontier
+from sbert_workbook.evaluation.rerank import RerankOutcome
+from sbert_workbook.lessons.nb08 import setup
+from sbert_workbook.lessons.nb08.reports import rerank_table
+
+
+def test_every_query_finds_its_own_pairs_second_sentence_among_distractors_it_does_not_contain():
+    from sbert_workbook.data.loaders import load_sts
+
+    found = setup.retrieval_set(corpus_size=300, queries=10, seed=0)
+    stsb = load_sts("stsb", "test")
+    matching = {(a, b) for a, b, score in zip(stsb.sentences1, stsb.sentences2, stsb.scores) if score >= setup.MATCH_SCORE}
+    assert len(found) == 10 and len(found.corpus) == 300 == len(set(found.corpus))
+    assert all((q, found.corpus[m]) in matching for q, m in zip(found.queries, found.match))
+    assert not set(found.queries) & set(found.corpus[-100:])  # the NLI distractors are none of the queries
+
+
+def test_calibration_sentences_are_in_none_of_the_sentences_excluded():
+    excluded = set(setup.calibration_sentences(50, set()))
+    fresh = setup.calibration_sentences(50, excluded)
+    assert len(fresh) == 50 and not set(fresh) & excluded
+
+
+def test_a_querys_encoding_time_is_the_fastest_single_sentence_call(monkeypatch):
+    calls = []
+    clock = iter([0.0, 0.004, 1.0, 1.002, 2.0, 2.010])  # three timed calls: 4 ms, 2 ms, 10 ms
+    monkeypatch.setattr(setup.time, "perf_counter", lambda: next(clock))
+    ms = setup.timed_encoding_ms(lambda sentences: calls.append(list(sentences)), ["a", "b", "c"], repeats=1)
+    assert ms == pytest.approx(2.0)
+    assert calls == [["a"], ["a"], ["b"], ["c"]]  # a warm-up, then one sentence a call
+
+
+def test_reranking_is_read_at_ten_within_each_k_by_hand():
+    before = np.array([1.0, 1 / 12, 0.0])  # ranks 1, 12 (beyond 10), missing
+    after = np.array([1 / 2, 1 / 3, 0.0])
+    outcome = RerankOutcome(50, before, after, np.array([True, True, False]), seconds=0.3)
+    row = rerank_table(None, type("Run", (), {"outcomes": [outcome]})()).loc["float32, top 50 reranked"]
+    assert row["recall@10 search"] == pytest.approx(1 / 3) and row["recall@10 reranked"] == pytest.approx(2 / 3)
+    assert row["MRR@10 search"] == pytest.approx(1 / 3) and row["MRR@10 reranked"] == pytest.approx((1 / 2 + 1 / 3) / 3)
+    assert row["rerank ms per query"] == pytest.approx(100.0)
+
+
+def test_the_exercise_checks_compute_their_truth_from_the_run():
+    from sbert_workbook.checks import nb08 as checks
+
+    assert checks.ex08_1(type("L", (), {"dimensions": 384})()) == 48
+    assert checks.ex08_1(type("L", (), {"dimensions": 13})()) == 2
+    table = pd.DataFrame({"bytes per vector": [1536, 1024, 512, 128], "STS avg": [80.0, 79.0, 77.0, 70.0]},
+                         index=["float32", "PCA-k (k = 256)", "PCA-k (k = 128)", "PCA-k (k = 32)"])
+    slopes = checks.ex08_2(Frontier(table, table, {}))
+    assert slopes == pytest.approx([1 / np.log2(1.5), 2.0, 7 / 2])
