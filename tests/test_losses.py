@@ -9,7 +9,8 @@ import pytest
 import torch
 
 from sbert_workbook.data import NliData
-from sbert_workbook.training.losses import (ClassifierHead, classification_loss, cosine_regression_loss, multiple_negatives_ranking_loss,
+from sbert_workbook.training.losses import (ClassifierHead, classification_loss, cosine_regression_loss, matryoshka_loss,
+                                           multiple_negatives_ranking_loss,
                                    pair_features, scale_scores, triplet_loss)
 from sbert_workbook.training.examples import Examples, duplicates_in_batch, no_duplicate_batches, nli_positive_pairs, nli_triplets
 
@@ -120,6 +121,48 @@ def test_ranking_matches_sentence_transformers(with_negatives):
     theirs = st_losses.MultipleNegativesRankingLoss(model=None, scale=20.0).compute_loss_from_embeddings(columns, None)
     ours = multiple_negatives_ranking_loss(a, p, n if with_negatives else None, scale=20.0)
     assert ours.item() == pytest.approx(theirs.item(), rel=1e-5)
+
+
+@pytest.mark.parametrize("weights", [None, (1.0, 0.5, 2.0)])
+def test_matryoshka_matches_sentence_transformers(weights):
+    """Their MatryoshkaLoss wraps their MNRL and cuts the model's output; a model that returns fixed vectors lets both
+    see the very same embeddings."""
+    class FixedVectors(torch.nn.Module):
+        def forward(self, features):
+            return {"sentence_embedding": features["vectors"].clone()}
+
+        def get_embedding_dimension(self):
+            return 6
+
+        _get_untruncated_embedding_dimension = get_embedding_dimension  # what newer versions ask
+
+    columns, model = random_embeddings(), FixedVectors()
+    theirs = st_losses.MatryoshkaLoss(model, st_losses.MultipleNegativesRankingLoss(model, scale=20.0), [6, 4, 2],
+                                      list(weights) if weights else None)([{"vectors": c} for c in columns], None)
+    assert matryoshka_loss(columns, [6, 4, 2], weights=weights).item() == pytest.approx(theirs.item(), rel=1e-5)
+
+
+def test_matryoshka_is_the_sum_of_the_prefixes_losses_by_hand():
+    a, p = t([[1.0, 0.0, 3.0]]), t([[1.0, 0.0, -3.0]])  # alike in the first two dimensions, opposite in the third
+    two = multiple_negatives_ranking_loss(t([[1.0, 0.0], [0.0, 1.0]]), t([[1.0, 0.0], [0.0, 1.0]]))
+    columns = [torch.cat([a, t([[0.0, 1.0, 0.0]])]), torch.cat([p, t([[0.0, 1.0, 0.0]])])]
+    assert matryoshka_loss(columns, [2]).item() == pytest.approx(two.item(), rel=1e-6)
+    full = multiple_negatives_ranking_loss(*columns)
+    assert matryoshka_loss(columns, [3, 2]).item() == pytest.approx(full.item() + two.item(), rel=1e-6)
+    assert full.item() > two.item()  # the third dimension pulls the pair apart: only the prefix sees them alike
+    with pytest.raises(ValueError, match="between 1 and the vectors' width 3"):
+        matryoshka_loss(columns, [4])
+    with pytest.raises(ValueError, match="one weight per dimension"):
+        matryoshka_loss(columns, [3, 2], weights=[1.0])
+
+
+def test_matryoshka_nests_powers_of_two_down_to_32():
+    from sbert_workbook.training.fitting import TrainingConfig
+    from sbert_workbook.training.objectives import matryoshka_dimensions
+
+    assert matryoshka_dimensions(384, TrainingConfig()) == (384, 256, 128, 64, 32)
+    assert matryoshka_dimensions(768, TrainingConfig()) == (768, 512, 256, 128, 64, 32)
+    assert matryoshka_dimensions(384, TrainingConfig(matryoshka_dimensions=(384, 48))) == (384, 48)
 
 
 def test_gradients_reach_embeddings_and_classifier():

@@ -9,7 +9,7 @@ import torch
 import sbert_workbook as sbw
 from sbert_workbook.training import fitting
 from sbert_workbook.evaluation.sts import evaluate_sts_data
-from sbert_workbook.training.examples import nli_pairs
+from sbert_workbook.training.examples import nli_pairs, nli_positive_pairs
 from sbert_workbook.training.siamese import SiameseModel
 from sbert_workbook.training.fitting import TrainingConfig, batch_plan, fit, load_best, mixed_precision_for
 
@@ -107,6 +107,19 @@ def test_gradient_accumulation_matches_the_full_batch(examples, tmp_path):
     assert all(torch.allclose(a[k], b[k], atol=1e-5) for k in a)
 
 
+def test_matryoshka_training_through_the_gradient_cache_matches_the_full_batch(shared_data, tmp_path):
+    """The matryoshka objective (08) trains like mnrl: whole batch or micro-batches through the gradient cache, the
+    same weights; and it does move them."""
+    pairs = nli_positive_pairs(sbw.load_nli("snli", data_dir=shared_data).first(64))
+    settings = dict(max_steps=2, matryoshka_dimensions=(32, 16), save_checkpoints=False)
+    full, cached = tiny_model(dropout=False).double(), tiny_model(dropout=False).double()
+    fit(full, pairs, "matryoshka", config(**settings), output_dir=tmp_path / "full")
+    fit(cached, pairs, "matryoshka", config(micro_batch_size=2, **settings), output_dir=tmp_path / "cached")
+    assert not same_weights(full, tiny_model(dropout=False).double())
+    a, b = full.state_dict(), cached.state_dict()
+    assert all(torch.allclose(a[k], b[k], atol=1e-6) for k in a)
+
+
 def test_learning_rate_warms_up_over_10_percent_then_decays_linearly(examples, tmp_path):
     result = fit(tiny_model(), examples, "softmax", config(batch_size=2, learning_rate=1e-3), output_dir=tmp_path)
     total, warmup = 32, 3  # 64 examples / batch 2; int(0.1 * 32)
@@ -158,7 +171,7 @@ def test_checkpoints_can_be_switched_off(examples, tmp_path):
 KILLED_RUN = """
 import os, signal, sys
 import sbert_workbook as sbw
-from sbert_workbook.training.examples import nli_pairs
+from sbert_workbook.training.examples import nli_pairs, nli_positive_pairs
 from sbert_workbook.training.siamese import SiameseModel
 from sbert_workbook.training.fitting import TrainingConfig, fit
 

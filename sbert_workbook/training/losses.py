@@ -78,6 +78,23 @@ def multiple_negatives_ranking_loss(
     return F.cross_entropy(scores, torch.arange(len(anchors), device=scores.device))
 
 
+def matryoshka_loss(columns: Sequence[torch.Tensor], dimensions: Sequence[int], loss=multiple_negatives_ranking_loss,
+                    weights: Sequence[float] | None = None) -> torch.Tensor:
+    """Σ_m c_m · L(every column cut to its first m dimensions), m in ``dimensions``, c_m = 1 unless ``weights`` say
+    otherwise (Kusupati et al. 2022, Matryoshka representation learning; sentence-transformers' MatryoshkaLoss).
+
+    One forward pass serves every m: the prefixes are slices of the same vectors, so the first dimensions are trained
+    to carry the sentence on their own (``08_what_an_embedding_costs.ipynb``).
+    """
+    weights = [1.0] * len(dimensions) if weights is None else list(weights)
+    if len(weights) != len(dimensions):
+        raise ValueError(f"Give one weight per dimension: {len(dimensions)} dimensions, {len(weights)} weights.")
+    width = columns[0].shape[-1]
+    if not dimensions or any(m < 1 or m > width for m in dimensions):
+        raise ValueError(f"Matryoshka dimensions must lie between 1 and the vectors' width {width}; got {list(dimensions)}.")
+    return sum(c * loss(*(column[..., :m] for column in columns)) for m, c in zip(dimensions, weights))
+
+
 def scale_scores(scores, low: float, high: float) -> torch.Tensor:
     """Gold scores from [low, high] (0–5 for STS-B, 1–5 for SICK) to [0, 1], the range of the regression target."""
     if high <= low:

@@ -17,7 +17,8 @@ import torch.nn.functional as F
 
 from sbert_workbook.training.contrastive import simcse_loss
 from sbert_workbook.training.cross_encoder import CrossEncoder
-from sbert_workbook.training.losses import classification_loss, cosine_regression_loss, multiple_negatives_ranking_loss, triplet_loss
+from sbert_workbook.training.losses import (classification_loss, cosine_regression_loss, matryoshka_loss,
+                                           multiple_negatives_ranking_loss, triplet_loss)
 from sbert_workbook.training.siamese import SiameseModel
 
 
@@ -64,6 +65,26 @@ def mnrl_objective(model: SiameseModel, columns, labels, config, forward=None) -
     return mnrl_on_embeddings(model, model.embed_columns(columns, forward), config)
 
 
+def matryoshka_dimensions(width: int, config) -> tuple[int, ...]:
+    """The prefixes a Matryoshka objective trains: ``config.matryoshka_dimensions``, else the full width and every
+    power of two below it down to 32 (384: 384, 256, 128, 64, 32), the nesting 08 cuts at."""
+    if config.matryoshka_dimensions:
+        return tuple(config.matryoshka_dimensions)
+    powers = [2 ** p for p in range(width.bit_length() - 1, 4, -1) if 2 ** p < width]
+    return (width, *powers)
+
+
+def matryoshka_on_embeddings(model: SiameseModel, embeddings, config) -> torch.Tensor:
+    """Multiple negatives ranking summed over the first m dimensions of every column, m in the Matryoshka dimensions."""
+    return matryoshka_loss(embeddings, matryoshka_dimensions(embeddings[0].shape[-1], config),
+                           lambda *columns: mnrl_on_embeddings(model, columns, config))
+
+
+def matryoshka_objective(model: SiameseModel, columns, labels, config, forward=None) -> torch.Tensor:
+    """Matryoshka representation learning over multiple negatives ranking (sentence-transformers' MatryoshkaLoss(MNRL))."""
+    return matryoshka_on_embeddings(model, model.embed_columns(columns, forward), config)
+
+
 def simcse_on_embeddings(model: SiameseModel, embeddings, config) -> torch.Tensor:
     """SimCSE's InfoNCE at τ = 1/``config.scale`` (0.05 at scale 20), through the MLP in ``model.head`` when attached (``06``)."""
     return simcse_loss(embeddings, model.head, temperature=1 / config.scale)
@@ -87,6 +108,8 @@ OBJECTIVES: dict[str, Objective] = {
     "triplet": Objective(triplet_objective, columns=3, labels=None),
     "mnrl": Objective(mnrl_objective, columns=2, labels=None, in_batch_negatives=True,  # a third column: hard negatives
                       on_embeddings=mnrl_on_embeddings),
+    "matryoshka": Objective(matryoshka_objective, columns=2, labels=None, in_batch_negatives=True,
+                            on_embeddings=matryoshka_on_embeddings),
     "simcse": Objective(simcse_objective, columns=2, labels=None, in_batch_negatives=True,
                         on_embeddings=simcse_on_embeddings),
     "cross_regression": Objective(cross_regression_objective, columns=2, labels="scores in [0, 1]", model=CrossEncoder),
