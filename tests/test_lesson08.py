@@ -57,3 +57,28 @@ def test_the_exercise_checks_compute_their_truth_from_the_run():
                          index=["float32", "PCA-k (k = 256)", "PCA-k (k = 128)", "PCA-k (k = 32)"])
     slopes = checks.ex08_2(Frontier(table, table, {}))
     assert slopes == pytest.approx([1 / np.log2(1.5), 2.0, 7 / 2])
+
+
+def test_the_first_k_dimensions_are_scored_as_scipy_scores_their_cosines():
+    from scipy.stats import spearmanr
+
+    from sbert_workbook.data import StsData
+    from sbert_workbook.diagnosis.ladder import PairVectors
+    from sbert_workbook.lessons.nb08.points import first_k_sts
+
+    rng = np.random.default_rng(0)
+    left, right = [f"l{i}" for i in range(30)], [f"r{i}" for i in range(30)]
+    vectors = rng.normal(size=(60, 8))
+    gold = rng.uniform(0, 5, size=30)
+    sets = {name: StsData(name, "test", left[part], right[part], gold[part], ["x"] * 15)
+            for name, part in (("a", slice(0, 15)), ("b", slice(15, 30)))}
+    scored = first_k_sts(PairVectors(sets, left + right, vectors), (8, 3))
+
+    def by_hand(k, rows):
+        u, v = vectors[rows, :k], vectors[[30 + i for i in rows], :k]
+        cosines = (u * v).sum(1) / np.linalg.norm(u, axis=1) / np.linalg.norm(v, axis=1)
+        return 100 * spearmanr(cosines, gold[rows]).statistic
+
+    for k in (8, 3):
+        assert scored[k] == pytest.approx((by_hand(k, list(range(15))) + by_hand(k, list(range(15, 30)))) / 2)
+    assert scored[8] != pytest.approx(scored[3])  # the cut does change the cosines: the comparison is not trivial

@@ -119,13 +119,16 @@ class SiameseModel(nn.Module):
         return folder
 
     @classmethod
-    def from_pretrained(cls, name: str = "auto", pooling: str = "mean", max_length: int = 128, device=None,
-                        layers: Sequence[int] | None = None) -> SiameseModel:
-        """A trainable Siamese model from any name :func:`~sbert_workbook.resolve_model` understands."""
+    def from_pretrained(cls, name: str | ResolvedModel = "auto", pooling: str = "mean", max_length: int = 128,
+                        device=None, layers: Sequence[int] | None = None, announce: bool = True) -> SiameseModel:
+        """A trainable Siamese model from any name :func:`~sbert_workbook.resolve_model` understands (or an encoder's
+        ``resolved``: the same model again, a fresh copy of its weights); ``announce=False`` leaves out the line that
+        says which model it is (a lesson that loads fresh copies of a model it named already)."""
         from transformers import AutoTokenizer
 
-        resolved = resolve_model(name)
-        print(f"Model: {resolved.describe()}")
+        resolved = name if isinstance(name, ResolvedModel) else resolve_model(name)
+        if announce:
+            print(f"Model: {resolved.describe()}")
         tokenizer = AutoTokenizer.from_pretrained(resolved.path)
         transformer = load_transformer_quietly(resolved.path, resolved.model_id)
         return cls(transformer, tokenizer, resolved, pooling, max_length, layers).to(pick_device(device))

@@ -2,12 +2,14 @@
 experiments, each a frontier of ways to keep the vectors measured against float32 in one run (:mod:`.points`), and
 their reports (:mod:`.reports`).
 """
-from sbert_workbook.lessons.nb08.points import approximate_index, fewer_dimensions, quantized, reranked, static_model
+from sbert_workbook.lessons.nb08.points import (approximate_index, fewer_dimensions, matryoshka, quantized, reranked,
+                                               static_model)
 from sbert_workbook.lessons.nb08.reports import (beside_sentence_transformers, cost_of_float32, dimensions_report,
-                                                index_report, plane_report, predict_binary, quantization_report,
+                                                index_report, matryoshka_report, plane_report, predict_binary, quantization_report,
                                                 rerank_report, static_report)
 from sbert_workbook.lessons.nb08.setup import NOTEBOOK, Lesson08, begin, data_report
 
 __all__ = ["Lesson08", "NOTEBOOK", "approximate_index", "begin", "beside_sentence_transformers", "cost_of_float32",
-           "data_report", "dimensions_report", "fewer_dimensions", "index_report", "plane_report", "predict_binary",
+           "data_report", "dimensions_report", "fewer_dimensions", "index_report", "matryoshka", "matryoshka_report",
+           "plane_report", "predict_binary",
            "quantization_report", "quantized", "rerank_report", "reranked", "static_model", "static_report"]

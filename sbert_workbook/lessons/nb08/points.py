@@ -17,8 +17,8 @@ from sbert_workbook.cost import frontier
 from sbert_workbook.cost.static_model import distil_static_model, static_vectors
 from sbert_workbook.cost.storage import ApproximateIndex, Binary, Float32, Int8, Reduced, RescoredBinary
 from sbert_workbook.cost.truncation import FirstDimensions, PrincipalComponents
-from sbert_workbook.diagnosis.ladder import PairVectors
-from sbert_workbook.evaluation.uncertainty import paired_bootstrap
+from sbert_workbook.diagnosis.ladder import PairVectors, spearman_table
+from sbert_workbook.evaluation.uncertainty import Interval, paired_bootstrap, seed_interval
 from sbert_workbook.lessons.nb08.setup import Lesson08, timed_encoding_ms
 
 #: Rescoring reads this many binary candidates per result kept.
@@ -49,6 +49,61 @@ def fewer_dimensions(lesson: Lesson08) -> frontier.Frontier:
     for make in (FirstDimensions, PrincipalComponents, Whitening):
         storages += [Reduced(make(k)) for k in ks]
     return measure(lesson, storages)
+
+
+@dataclass
+class MatryoshkaRun:
+    """§3.1: STS avg of the first k dimensions (rows: k) of the start model and, one column per seed, of the model
+    trained with multiple negatives ranking alone (``plain``) and with its Matryoshka sum; each k's Matryoshka − plain
+    change over the seeds."""
+
+    trained: str
+    start: pd.Series
+    plain: pd.DataFrame
+    matryoshka: pd.DataFrame
+    changes: dict[int, Interval]
+
+
+def first_k_sts(pairs: PairVectors, ks) -> pd.Series:
+    """STS avg (Spearman × 100, mean of the sets) of the first k dimensions, for each k."""
+    rows = {k: pairs.cosines(lambda vectors, k=k: vectors[:, :k]) for k in ks}
+    return spearman_table(rows, pairs.gold())["avg"]
+
+
+def matryoshka(lesson: Lesson08) -> MatryoshkaRun | None:
+    """§3.1: train MODEL twice per seed on NLI (anchor, entailment) pairs, with multiple negatives ranking and with
+    its Matryoshka sum over the full width and every k of DIMENSIONS, the same steps, batches and seed; score the
+    first k dimensions of each. None (and why, printed) when MATRYOSHKA_STEPS is None."""
+    from sbert_workbook.data.loaders import load_nli
+    from sbert_workbook.training.examples import concatenate, nli_positive_pairs
+    from sbert_workbook.training.fitting import TrainingConfig, fit
+    from sbert_workbook.training.siamese import SiameseModel
+
+    s = lesson.sizes
+    if not s.MATRYOSHKA_STEPS:
+        print(f"Left out in this mode: MATRYOSHKA_STEPS is None. Full mode trains it ({s.MATRYOSHKA_SEEDS} seeds × two "
+              "objectives); to run it here, set SIZES = {\"MATRYOSHKA_STEPS\": 200}.")
+        return None
+    ks = (lesson.dimensions, *[k for k in s.DIMENSIONS if k < lesson.dimensions])
+    pairs = concatenate(*(nli_positive_pairs(load_nli(name)) for name in ("snli", "mnli")))
+    seeds = list(range(lesson.seed, lesson.seed + s.MATRYOSHKA_SEEDS))
+    scores = {"mnrl": {}, "matryoshka": {}}
+    for seed in seeds:
+        for objective, by_seed in scores.items():
+            model = SiameseModel.from_pretrained(lesson.encoder.resolved, device=lesson.device, announce=False)
+            config = TrainingConfig(batch_size=s.MATRYOSHKA_BATCH, learning_rate=2e-5, max_steps=s.MATRYOSHKA_STEPS,
+                                    seed=seed, device=str(lesson.device), save_checkpoints=False, progress=False,
+                                    matryoshka_dimensions=ks)
+            fit(model, pairs, objective, config)
+            vectors = model.encoder().encode(lesson.pairs.corpus, batch_size=64, progress=False).float().numpy()
+            by_seed[seed] = first_k_sts(PairVectors(lesson.pairs.sets, lesson.pairs.corpus, vectors), ks)
+            del model
+    plain, nested = (pd.DataFrame(scores[name]).rename_axis(index="k", columns="seed") for name in ("mnrl", "matryoshka"))
+    changes = {k: seed_interval((nested.loc[k] - plain.loc[k]).tolist()) for k in ks}
+    trained = (f"{lesson.encoder.name} trained {s.MATRYOSHKA_STEPS} steps per run on SNLI + MultiNLI dev (anchor, "
+               f"entailment) pairs, batch {s.MATRYOSHKA_BATCH}, learning rate 2e-5, seeds {seeds[0]}–{seeds[-1]}: with "
+               f"multiple negatives ranking (plain), and with its Matryoshka sum over k = {', '.join(map(str, ks))}")
+    return MatryoshkaRun(trained, first_k_sts(lesson.pairs, ks), plain, nested, changes)
 
 
 @dataclass

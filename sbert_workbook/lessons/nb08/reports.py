@@ -13,7 +13,7 @@ from sbert_workbook.cost.quantization import bytes_per_vector
 from sbert_workbook.diagnosis.ladder import effect
 from sbert_workbook.evaluation.interval_plots import interval_forest_figure
 from sbert_workbook.evaluation.provenance import with_provenance
-from sbert_workbook.lessons.nb08.points import K, IndexRun, RerankRun, StaticRun
+from sbert_workbook.lessons.nb08.points import K, IndexRun, MatryoshkaRun, RerankRun, StaticRun
 from sbert_workbook.lessons.nb08.setup import NOTEBOOK, Lesson08
 from sbert_workbook.lessons.report import Report, verdict
 
@@ -96,6 +96,35 @@ def dimensions_report(lesson: Lesson08, run: Frontier) -> Report:
     said = f"At k = {smallest}, {best} keeps the most STS: " + ", ".join(f"{label} {value:.2f}" for label, value in at_smallest.items())
     return Report(table, figure, said, _forest(run, f"{lesson.encoder.name}: STS change against float32, every k"),
                   verdicts=verdict(NOTEBOOK, f"the reduction that keeps most STS at k = {smallest}", best))
+
+
+def matryoshka_report(lesson: Lesson08, run: MatryoshkaRun | None) -> Report:
+    """§3.1: the first k dimensions of the start model, of the plain-trained and of the Matryoshka-trained model at
+    every k (means over seeds), each k's Matryoshka − plain change with its interval over seeds, drawn."""
+    if run is None:
+        return Report("Nothing to report in this mode: the cell above says how to run it.")
+    table = pd.DataFrame({"start model": run.start, "trained, plain": run.plain.mean(axis=1),
+                          "trained, Matryoshka": run.matryoshka.mean(axis=1)})
+    table.index.name = "k"
+    table["Matryoshka − plain"] = [run.changes[k].described() for k in table.index]
+    figure = go.Figure()
+    for column in ("start model", "trained, plain", "trained, Matryoshka"):
+        figure.add_trace(go.Scatter(x=table.index, y=table[column], mode="lines+markers", name=column))
+    figure.update_layout(title=f"{lesson.encoder.name}: STS of the first k dimensions", xaxis_title="k (log scale)",
+                         yaxis_title="STS avg (Spearman × 100)", xaxis_type="log", height=380)
+    smallest = int(table.index.min())
+    change = run.changes[smallest]
+    said = (f"At k = {smallest} the Matryoshka-trained model's first dimensions score {table.loc[smallest, 'trained, Matryoshka']:.2f} "
+            f"against the plain-trained model's {table.loc[smallest, 'trained, plain']:.2f}: {change.described()}. "
+            f"The Matryoshka sum at k = {smallest}: {effect(change)}.")
+    return Report(run.trained, with_provenance(table.round(2), model=lesson.encoder, pooling="mean",
+                                               aggregation="STS avg: mean Spearman × 100 over the seven sets; each "
+                                                           "trained column: the mean over seeds; the change: t interval "
+                                                           "over seeds", split=lesson.split.split("; retrieval")[0]),
+                  figure, said, interval_forest_figure({f"k = {k}": interval for k, interval in run.changes.items()},
+                                                       f"{lesson.encoder.name}: Matryoshka − plain, first k dimensions"),
+                  verdicts=verdict(NOTEBOOK, f"Matryoshka training against plain training, first {smallest} dimensions",
+                                   effect(change)))
 
 
 def static_report(lesson: Lesson08, run: StaticRun) -> Report:
