@@ -39,3 +39,26 @@ def test_out_of_memory_on_one_sentence_says_what_to_do(encoder, monkeypatch):
         warnings.simplefilter("ignore")
         with pytest.raises(torch.cuda.OutOfMemoryError, match="single sentence of .* smaller max_length"):
             encoder.encode(["A cat.", "A dog."], pooling="mean", batch_size=2)
+
+
+def test_shorter_sentences_share_the_first_batchs_padded_tokens_in_larger_batches(encoder, monkeypatch):
+    from sbert_workbook.encoding.batch_limits import MOST_BATCH_GROWTH, sentences_in_batch
+
+    assert sentences_in_batch(8, longest_tokens=40, batch_tokens=10) == 32  # 8 × 40 tokens = 32 × 10
+    assert sentences_in_batch(8, longest_tokens=40, batch_tokens=30) == 10  # 320 // 30
+    assert sentences_in_batch(8, longest_tokens=40, batch_tokens=40) == 8
+    assert sentences_in_batch(8, longest_tokens=400, batch_tokens=5) == MOST_BATCH_GROWTH * 8
+    sentences = ["A long sentence " + "with many more words " * 6 + "at its end."] * 1 + [f"Short {i}." for i in range(40)]
+    real, shapes = Encoder._pool_batch, []
+
+    def recorded(self, batch, *how):
+        shapes.append(tuple(batch["input_ids"].shape))
+        return real(self, batch, *how)
+
+    direct = encoder.encode(sentences, pooling="mean", batch_size=4, sort_by_length=False)
+    monkeypatch.setattr(Encoder, "_pool_batch", recorded)
+    grown = encoder.encode(sentences, pooling="mean", batch_size=4)
+    first = shapes[0][0] * shapes[0][1]
+    assert shapes[0][0] == 4 and all(rows * length <= first for rows, length in shapes)
+    assert max(rows for rows, _ in shapes) > 4  # the short ones did go in larger batches
+    torch.testing.assert_close(grown, direct, atol=1e-5, rtol=0)

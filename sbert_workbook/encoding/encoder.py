@@ -22,7 +22,7 @@ from sbert_workbook.encoding.model_encoding import encode_as_the_model
 from sbert_workbook.encoding.pooling import INPUT_POOLINGS, TOKEN_POOLING_FUNCTIONS, pool, word_embedding_pooling
 from sbert_workbook.settings import torch_threads
 from sbert_workbook.encoding.text_input import checked_sentences
-from sbert_workbook.encoding.batch_limits import halved_after_out_of_memory, warn_about_truncation
+from sbert_workbook.encoding.batch_limits import halved_after_out_of_memory, sentences_in_batch, warn_about_truncation
 
 PROGRESS_BAR_MIN_SENTENCES = 2000
 LONG_PASS_SENTENCES = 500
@@ -161,14 +161,17 @@ class Encoder:
         return answers
 
     def _sorted_batches(self, token_ids, run_batch, batch_size, max_length, progress, sort_by_length=True):
-        """(order, {name: [one value per batch]}), batches longest first (else in input order); halves the batch on CUDA OOM."""
+        """(order, {name: [one value per batch]}), batches longest first, shorter sentences in larger batches within the
+        first batch's padded tokens (else ``batch_size`` at a time in input order); halves the batch on CUDA OOM."""
         order = list(range(len(token_ids)))
         if sort_by_length:
             order.sort(key=lambda i: -len(token_ids[i]))
+        tokens = lambda i: min(len(token_ids[i]), max_length)  # noqa: E731
         per_batch, start = {}, 0
         with tqdm(total=len(order), disable=not progress, desc="encoding", unit="sentence") as bar:
             while start < len(order):
-                batch_indices = order[start:start + batch_size]
+                size = sentences_in_batch(batch_size, tokens(order[0]), tokens(order[start])) if sort_by_length else batch_size
+                batch_indices = order[start:start + size]
                 batch = self._pad([token_ids[i][:max_length] for i in batch_indices], max_length)
                 try:
                     answers = run_batch(batch, batch_indices)
