@@ -167,10 +167,19 @@ def core_path(all_sections: list[Section], times: dict) -> list[PathRow]:
     """Per notebook: the 90-minute path's setup cells and core sections, their measured run and their allowance."""
     rows = []
     for notebook, group in itertools.groupby(all_sections, key=lambda s: s.notebook):
+        if own_session(notebook):  # taught in a session of its own, off the path
+            continue
         taught = [s for s in group if s.tag in ("core", "setup")]
         rows.append(PathRow(notebook, taught, run_minutes(taught), wall_minutes(times, notebook),
                             sum(s.path_allowance_min for s in taught)))
     return rows
+
+
+def own_session(notebook: str) -> bool:
+    """Whether the lesson is taught in a session of its own (its manifest's ``own_session``), off the 90-minute path."""
+    from sbert_workbook.lessons.manifest import manifest
+
+    return manifest(notebook).own_session
 
 
 def core_total(rows: list[PathRow]) -> float:
@@ -189,7 +198,8 @@ def session_minutes(all_sections: list[Section], start: int, end: int) -> float:
 
 
 def sessions(all_sections: list[Section], times: dict, limit: float = SESSION_MINUTES) -> list[tuple[Section, Section, float]]:
-    """Every section in notebook order, cut into as few sessions of at most ``limit`` minutes as they need.
+    """Every section in notebook order, cut into as few sessions of at most ``limit`` minutes as they need; a lesson
+    taught in a session of its own (:func:`own_session`) starts a session.
 
     Greedy: each session takes sections until the next would push it past ``limit`` (for minutes that only grow
     as a session grows, no cut gives fewer sessions). A single section longer than ``limit`` is a session alone.
@@ -197,11 +207,19 @@ def sessions(all_sections: list[Section], times: dict, limit: float = SESSION_MI
     cuts, start = [], 0
     while start < len(all_sections):
         end = start + 1
-        while end < len(all_sections) and session_minutes(all_sections, start, end + 1) <= limit:
+        while (end < len(all_sections) and session_minutes(all_sections, start, end + 1) <= limit
+               and not starts_own_session(all_sections, end)):
             end += 1
         cuts.append((start, end))
         start = end
     return [(all_sections[a], all_sections[b - 1], session_minutes(all_sections, a, b)) for a, b in cuts]
+
+
+def starts_own_session(all_sections: list[Section], index: int) -> bool:
+    """Whether section ``index`` opens a lesson taught in a session of its own (a session starts there)."""
+    section = all_sections[index]
+    return (own_session(section.notebook)
+            and (index == 0 or all_sections[index - 1].notebook != section.notebook))
 
 
 def _cell(text) -> str:

@@ -77,6 +77,9 @@ class Manifest:
     #: Whether tools/story_check.py holds this lesson's verdicts in quick mode to those of a full-mode run on two cores
     #: (with the sizes' ``full_on_cpu`` values): every lesson that records verdicts should.
     story_in_full_mode: bool = False
+    #: An optional lesson taught in a session of its own (tools/teaching_guide.py): off the 90-minute path, and the
+    #: sessions table starts a new session where it starts; its core sections are that session's core.
+    own_session: bool = False
 
     @property
     def number(self) -> str:

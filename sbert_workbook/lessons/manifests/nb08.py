@@ -63,4 +63,5 @@ MANIFEST = Manifest(
         PaperLink("HNSW (Malkov & Yashunin, 2018)", "an approximate index against exact search", "5"),
         PaperLink("Sentence-BERT 1908.10084", "§1, Table 7's trade: bi-encoder retrieval, cross-encoder reranking", "6"),
     ),
+    own_session=True,
 )
