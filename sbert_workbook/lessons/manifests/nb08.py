@@ -34,6 +34,9 @@ MANIFEST = Manifest(
                                  quick=32, full=32, suite=4, standin=2),
         "STATIC_LONGEST_TOKEN": Size("§4: distil only tokens up to this many characters (None: the whole vocabulary)",
                                      quick=None, full=None, suite=3, standin=2),
+        "RERANK_START": Size("§6: the model the cross-encoder starts from (\"embedded\": the small embedded model, "
+                             "trained in a minute or two on a CPU whatever MODEL is; None: MODEL itself, which with "
+                             "bert-base-uncased took over 30 minutes on 2 cores)", quick="embedded", full=None, suite=None),
         "RERANK_QUERIES": Size("§6: queries the cross-encoder reranks for", quick=60, full=None, suite=6, standin=3),
         "RERANK_STEPS": Size("§6: steps training the cross-encoder on STS-B train, batch 16 (None: one epoch)",
                              quick=100, full=None, suite=4, standin=2),

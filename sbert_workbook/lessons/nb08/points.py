@@ -169,8 +169,9 @@ class RerankRun:
 
 
 def reranked(lesson: Lesson08) -> RerankRun:
-    """§6: a cross-encoder over MODEL's weights trained RERANK_STEPS on STS-B train (04 §1's architecture, 03 §6's
-    recipe), reranking float32 search's top k for RERANK_QUERIES queries, each k timed on its own."""
+    """§6: a cross-encoder over RERANK_START's weights (None: MODEL's) trained RERANK_STEPS on STS-B train (04 §1's
+    architecture, 03 §6's recipe), reranking float32 search's top k for RERANK_QUERIES queries, each k timed on its
+    own. A reranker need not share the bi-encoder's weights: it reads the candidates' text, not their vectors."""
     from sbert_workbook.data.loaders import load_sts
     from sbert_workbook.evaluation.rerank import RetrievalSet, rerank_outcomes
     from sbert_workbook.training.cross_encoder import CrossEncoder
@@ -178,7 +179,8 @@ def reranked(lesson: Lesson08) -> RerankRun:
     from sbert_workbook.training.fitting import TrainingConfig, fit
 
     s = lesson.sizes
-    pair_model = CrossEncoder.from_pretrained(lesson.encoder.resolved, device=lesson.device, seed=lesson.seed)
+    start = lesson.encoder.resolved if s.RERANK_START is None else s.RERANK_START
+    pair_model = CrossEncoder.from_pretrained(start, device=lesson.device, seed=lesson.seed)
     config = TrainingConfig(learning_rate=s.RERANK_LEARNING_RATE, max_steps=s.RERANK_STEPS, seed=lesson.seed,
                             device=str(lesson.device), save_checkpoints=False, progress=False)
     run = fit(pair_model, sts_pairs(load_sts("stsb", "train")), "cross_regression", config)
