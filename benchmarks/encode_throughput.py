@@ -3,8 +3,9 @@
 Same model (the embedded all-MiniLM-L6-v2), same device, batch size and sentences (both
 sides of STS-B test). Ours runs twice: with the PyTorch backend and with the ONNX Runtime
 backend (``load_encoder(..., backend="onnx")``). Each encoder runs ``--repeats`` times,
-alternating, after one warm-up (which also exports the ONNX graph); the best time of each is
-compared. Prints each ratio and the largest difference from sentence-transformers'
+alternating, every other round in the reverse order, after one warm-up (which also exports the
+ONNX graph); the best time of each is compared. Both sort by length; ours also batches short
+sentences together within the first batch's padded tokens (``batch_limits.sentences_in_batch``). Prints each ratio and the largest difference from sentence-transformers'
 L2-normalised embeddings.
 
     python benchmarks/encode_throughput.py [--batch-size 32] [--repeats 3] [--threads N]
@@ -53,8 +54,8 @@ def main() -> None:
     reference = encode_theirs().cpu()  # also the warm-up
     differences = {name: (encode().cpu() - reference).abs().max().item() for name, encode in encoders.items()}
     best = dict.fromkeys(encoders, float("inf"))
-    for _ in range(args.repeats):  # alternate so all see the same machine load
-        for name, encode in encoders.items():
+    for repeat in range(args.repeats):  # alternate, in both orders, so all see the same machine load
+        for name, encode in (list(encoders.items()) if repeat % 2 == 0 else list(encoders.items())[::-1]):
             best[name] = min(best[name], seconds(encode))
     theirs_s = best["sentence-transformers encode"]
     print(f"sentences: {len(sentences)} (STS-B test, both sides), batch size {args.batch_size}, "
