@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
+from IPython.display import Markdown
 from plotly.subplots import make_subplots
 
 from sbert_workbook.cost.frontier import Frontier
@@ -18,7 +19,8 @@ from sbert_workbook.lessons.nb08.setup import NOTEBOOK, Lesson08
 from sbert_workbook.lessons.report import Report, verdict
 
 MILLION = 1_000_000
-#: model2vec's steps and the earlier lesson each one is (sbert_workbook/cost/static_model.py).
+#: model2vec's steps and the earlier lesson each one is (sbert_workbook/cost/static_model.py); shown as Markdown, a
+#: description rather than a measured table.
 STATIC_STEPS = pd.DataFrame(
     {"model2vec does": ["passes every vocabulary token through the transformer alone, mean-pooled",
                         "centres the token vectors and keeps the top PCA directions",
@@ -127,6 +129,12 @@ def matryoshka_report(lesson: Lesson08, run: MatryoshkaRun | None) -> Report:
                                    effect(change)))
 
 
+def _static_steps_markdown() -> Markdown:
+    """model2vec's steps beside the earlier lessons, as a Markdown table (a description, not a measurement)."""
+    rows = [f"| {step} | {row['model2vec does']} | {row['the earlier lesson']} |" for step, row in STATIC_STEPS.iterrows()]
+    return Markdown("\n".join(["| step | model2vec does | the earlier lesson |", "|---|---|---|", *rows]))
+
+
 def static_report(lesson: Lesson08, run: StaticRun) -> Report:
     """§4: the static model beside the transformer: encoding time per query, STS and recall, and their ratios."""
     table = run.frontier.table
@@ -143,7 +151,7 @@ def static_report(lesson: Lesson08, run: StaticRun) -> Report:
             f"transformer's STS ({change.described()}) and {rows[f'recall@{K}'].iloc[1]:.3f} of recall@{K} against "
             f"{rows[f'recall@{K}'].iloc[0]:.3f}.")
     return Report(_captioned(rows.round(3), lesson, "encode ms: one query alone, fastest over the timed queries"), said,
-                  STATIC_STEPS, verdicts=verdict(NOTEBOOK, "the static model encodes faster than the transformer",
+                  _static_steps_markdown(), verdicts=verdict(NOTEBOOK, "the static model encodes faster than the transformer",
                                                  "yes" if speed > 1 else "no"))
 
 
