@@ -200,6 +200,10 @@ def test_the_frontier_measures_every_storage_against_float32_in_one_run():
     assert table.loc["float32", "STS avg"] == pytest.approx(expected, abs=1e-6)
     assert set(frontier.intervals) == {"int8", "binary"}
     assert frontier.intervals["int8"].difference == pytest.approx(table.loc["int8", "STS avg"] - expected, abs=1e-6)
+    between = frontier.change("binary", "int8", resamples=100)  # any two storages, on the same pairs
+    assert between.difference == pytest.approx(table.loc["binary", "STS avg"] - table.loc["int8", "STS avg"], abs=1e-6)
+    assert frontier.change("int8", "float32", resamples=100).difference == pytest.approx(
+        frontier.intervals["int8"].difference, abs=1e-9)
 
 
 # ----------------------------------------------------------------------------- the static model

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -50,6 +50,15 @@ class Frontier:
     table: pd.DataFrame
     sts: pd.DataFrame  # Spearman × 100 per set and their mean, one row per storage
     intervals: dict[str, Interval]
+    #: Each storage's similarity of every STS pair, per set, and the gold scores: what any two storages' paired
+    #: bootstrap reads (e.g. the two best at one k).
+    similarities: dict[str, dict[str, np.ndarray]] = field(default_factory=dict, repr=False)
+    gold: dict[str, np.ndarray] = field(default_factory=dict, repr=False)
+
+    def change(self, storage: str, against: str, resamples: int = 2000, seed: int = 0) -> Interval:
+        """STS of ``storage`` minus that of ``against`` on the same pairs, with its 95 % paired-bootstrap interval."""
+        return paired_bootstrap(self.gold, self.similarities[storage], self.similarities[against], resamples=resamples,
+                                seed=seed)
 
 
 def measure(storages: Sequence[Storage], calibration: np.ndarray, pairs: PairVectors, queries: np.ndarray,
@@ -77,4 +86,4 @@ def measure(storages: Sequence[Storage], calibration: np.ndarray, pairs: PairVec
     frame.insert(2, "time vs float32", frame["ms per query"] / frame.loc[reference, "ms per query"])
     frame.insert(3, "STS avg", sts["avg"])
     frame.index.name = "storage"
-    return Frontier(frame, sts, intervals)
+    return Frontier(frame, sts, intervals, rows, gold)

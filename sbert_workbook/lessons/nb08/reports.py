@@ -93,11 +93,14 @@ def dimensions_report(lesson: Lesson08, run: Frontier) -> Report:
     figure.update_layout(title=f"{lesson.encoder.name}: STS against the dimensions kept", xaxis_title="k (log scale)",
                          yaxis_title="STS avg (Spearman × 100)", xaxis_type="log", height=380)
     smallest = min(int(name.split("k = ")[1].rstrip(")")) for name in run.intervals)
-    at_smallest = {label: run.table.loc[f"{prefix} (k = {smallest})", "STS avg"] for prefix, label in methods.items()}
-    best = max(at_smallest, key=at_smallest.get)
-    said = f"At k = {smallest}, {best} keeps the most STS: " + ", ".join(f"{label} {value:.2f}" for label, value in at_smallest.items())
+    rows = {label: f"{prefix} (k = {smallest})" for prefix, label in methods.items()}
+    best, runner_up = sorted(rows, key=lambda label: -run.table.loc[rows[label], "STS avg"])[:2]
+    gap = run.change(rows[best], rows[runner_up], resamples=lesson.sizes.RESAMPLES, seed=lesson.seed)
+    said = (f"At k = {smallest}: " + ", ".join(f"{label} {run.table.loc[row, 'STS avg']:.2f}" for label, row in rows.items())
+            + f". {best} − {runner_up}: {gap.described()}.")
+    kept = best if gap.direction == "higher" else f"{best} or {runner_up} (a tie)"
     return Report(table, figure, said, _forest(run, f"{lesson.encoder.name}: STS change against float32, every k"),
-                  verdicts=verdict(NOTEBOOK, f"the reduction that keeps most STS at k = {smallest}", best))
+                  verdicts=verdict(NOTEBOOK, f"the reduction that keeps most STS at k = {smallest}", kept))
 
 
 def matryoshka_report(lesson: Lesson08, run: MatryoshkaRun | None) -> Report:
