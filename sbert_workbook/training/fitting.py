@@ -53,7 +53,7 @@ class TrainingConfig:
     progress: bool = True
     margin: float = 1.0  # triplet ε
     scale: float = 20.0  # multiple-negatives ranking scale (1 / temperature; simcse's τ = 1 / scale)
-    matryoshka_dimensions: tuple[int, ...] | None = None  # the matryoshka objective's prefixes (None: width, halved to 32)
+    matryoshka_dimensions: tuple[int, ...] | None = None  # the matryoshka objective's prefixes (None: the width, then powers of two down to 32)
 
 
 @dataclass
