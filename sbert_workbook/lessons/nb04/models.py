@@ -19,6 +19,7 @@ from sbert_workbook.encoding.resolve import ResolvedModel, resolve_model
 from sbert_workbook.lessons.report import Report
 from sbert_workbook.lessons.setup import Lesson
 from sbert_workbook.lessons.setup import begin as begin_lesson
+from sbert_workbook.published.sbert_recipe import SBERT_NLI_RECIPE
 from sbert_workbook.training import examples
 from sbert_workbook.training.losses import SBERT_PAIR_FEATURES
 from sbert_workbook.training.plots import sbert_architectures_figure
@@ -26,8 +27,8 @@ from sbert_workbook.training.scratch import scratch_folder
 from sbert_workbook.training.siamese import SiameseModel
 
 NOTEBOOK = "04_siamese_finetuning"
-#: Learning rates: the paper's for a pre-trained student (SBERT §3.1); random weights need far larger steps.
-PRETRAINED_LR, RANDOM_INIT_LR = 2e-5, 1e-3
+#: The paper's learning rate for a pre-trained student (SBERT §3.1); random weights take the manifest's STUDENT_LR.
+PRETRAINED_LR = SBERT_NLI_RECIPE.settings["learning rate"]
 
 
 @dataclass
@@ -45,7 +46,7 @@ class Lesson04(Lesson):
 
     @property
     def student_lr(self) -> float:
-        return PRETRAINED_LR if self.pretrained_student else RANDOM_INIT_LR
+        return PRETRAINED_LR if self.pretrained_student else self.sizes.STUDENT_LR
 
     @property
     def student_shape(self) -> dict:
