@@ -118,6 +118,7 @@ def test_the_manifest_reads_the_papers_seeds_and_epochs_from_published():
     assert sizes["CROSS_LEARNING_RATE"].full == SBERT_STSB_RECIPE.settings["learning rate"]
     capped = [name for name, size in sizes.items() if size.value("full_on_cpu") != size.value("full")]
     assert capped and all("full_on_cpu" in sizes[name].what for name in capped), "say what full_on_cpu caps in the size's what"
+    assert manifest("04").story_in_full_mode  # tools/story_check.py runs it at those caps (docs/story.json)
 
 
 # ----------------------------------------------------------------------------- which student quick mode trains
@@ -154,3 +155,28 @@ def test_the_embedded_model_is_never_set_aside():
     reference = resolve_model("embedded")
     source, why = models.student_source("embedded", reference, torch.device("cpu"), False)
     assert source.model_id == reference.model_id and why == ""
+
+
+def test_a_pretrained_student_learns_at_the_papers_rate_and_a_random_one_at_its_modes_student_lr():
+    from types import SimpleNamespace
+
+    from sbert_workbook.lessons.nb04 import models
+    from sbert_workbook.published.sbert_recipe import SBERT_NLI_RECIPE
+
+    student_lr = models.Lesson04.student_lr.fget
+    for mode in ("quick", "full"):
+        sizes = SimpleNamespace(**manifest("04").sizes_for(mode))
+        assert student_lr(SimpleNamespace(pretrained_student=True, sizes=sizes)) == 2e-5 == SBERT_NLI_RECIPE.settings["learning rate"]
+        assert student_lr(SimpleNamespace(pretrained_student=False, sizes=sizes)) == sizes.STUDENT_LR
+    # full mode's larger student (tools/student_lr_probe.py) collapses at quick mode's rate: its own is smaller
+    assert manifest("04").sizes["STUDENT_LR"].full < manifest("04").sizes["STUDENT_LR"].quick
+
+
+def test_the_ablation_verdict_asks_whether_the_run_orders_a_variant_as_table6_does(monkeypatch):
+    from sbert_workbook.lessons.nb04 import ablation
+
+    assert ablation.paper_direction("mean pooling, (u, v)") == "lower"  # Table 6, NLI column: 66.04 against 80.78
+    printed = ablation.table6().copy()
+    printed.loc["(u, v)", "nli"] = 90.0
+    monkeypatch.setattr(ablation, "table6", lambda: printed)
+    assert ablation.paper_direction("mean pooling, (u, v)") == "higher"
