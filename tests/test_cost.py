@@ -193,7 +193,8 @@ def test_the_frontier_measures_every_storage_against_float32_in_one_run():
                        k=5, repeats=2, resamples=100)
     table = frontier.table
     assert list(table.index) == ["float32", "int8", "binary"]
-    assert table["bytes per vector"].tolist() == [52, 13, 2]
+    assert table["bytes per vector"].tolist() == [52, 13, 2] and table["dimensions"].tolist() == [13, 13, 13]
+    assert frontier.intervals["binary"] == frontier.change("binary", "float32", resamples=100)
     assert table.loc["float32", "time vs float32"] == 1.0 and table.loc["float32", "recall@5"] == 1.0
     from scipy.stats import spearmanr
     expected = 100 * spearmanr(_cosines(corpus_vectors[:30], corpus_vectors[30:]), gold).statistic

@@ -44,7 +44,7 @@ def best_seconds(run, repeats: int) -> float:
 
 @dataclass
 class Frontier:
-    """One row per storage (bytes, ms per query, its ratio to float32, STS mean, recall@k, MRR@k) and each storage's
+    """One row per storage (dimensions kept, bytes, ms per query, its ratio to float32, STS mean, recall@k, MRR@k) and each storage's
     STS change against float32 with its interval."""
 
     table: pd.DataFrame
@@ -76,14 +76,14 @@ def measure(storages: Sequence[Storage], calibration: np.ndarray, pairs: PairVec
         stored = storage.store(corpus)
         found = storage.search(queries, stored, k)
         seconds = best_seconds(lambda: storage.search(queries, stored, k), repeats)
-        table[storage.name] = {"bytes per vector": storage.bytes_per_vector, "ms per query": 1000 * seconds / len(queries),
+        table[storage.name] = {"dimensions": storage.dimensions, "bytes per vector": storage.bytes_per_vector, "ms per query": 1000 * seconds / len(queries),
                                f"recall@{k}": recall_at_k(found, match), f"MRR@{k}": mrr_at_k(found, match)}
     reference = storages[0].name
-    intervals = {name: paired_bootstrap(gold, rows[name], rows[reference], resamples=resamples, seed=seed)
-                 for name in rows if name != reference}
     sts = spearman_table(rows, gold)
-    frame = pd.DataFrame(table).T
-    frame.insert(2, "time vs float32", frame["ms per query"] / frame.loc[reference, "ms per query"])
-    frame.insert(3, "STS avg", sts["avg"])
+    frame = pd.DataFrame(table).T.astype({"dimensions": int, "bytes per vector": int})
+    frame.insert(3, "time vs float32", frame["ms per query"] / frame.loc[reference, "ms per query"])
+    frame.insert(4, "STS avg", sts["avg"])
     frame.index.name = "storage"
-    return Frontier(frame, sts, intervals, rows, gold)
+    frontier = Frontier(frame, sts, {}, rows, gold)
+    frontier.intervals = {name: frontier.change(name, reference, resamples, seed) for name in rows if name != reference}
+    return frontier

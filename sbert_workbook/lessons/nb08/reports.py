@@ -87,13 +87,14 @@ def dimensions_report(lesson: Lesson08, run: Frontier) -> Report:
     methods = {"first k dimensions": "first k", "PCA-k": "PCA-k", "whitening": "whitening-k"}
     for prefix, label in methods.items():
         rows = [name for name in run.table.index if name.startswith(prefix)]
-        figure.add_trace(go.Scatter(x=[int(name.split("k = ")[1].rstrip(")")) for name in rows],
-                                    y=run.table.loc[rows, "STS avg"], mode="lines+markers", name=label))
+        figure.add_trace(go.Scatter(x=run.table.loc[rows, "dimensions"], y=run.table.loc[rows, "STS avg"],
+                                    mode="lines+markers", name=label))
     figure.add_hline(y=run.table["STS avg"].iloc[0], line={"dash": "dot"}, annotation_text="float32, all dimensions")
     figure.update_layout(title=f"{lesson.encoder.name}: STS against the dimensions kept", xaxis_title="k (log scale)",
                          yaxis_title="STS avg (Spearman × 100)", xaxis_type="log", height=380)
-    smallest = min(int(name.split("k = ")[1].rstrip(")")) for name in run.intervals)
-    rows = {label: f"{prefix} (k = {smallest})" for prefix, label in methods.items()}
+    smallest = int(run.table.loc[list(run.intervals), "dimensions"].min())
+    at_smallest = run.table.index[run.table["dimensions"] == smallest]
+    rows = {label: next(name for name in at_smallest if name.startswith(prefix)) for prefix, label in methods.items()}
     best, runner_up = sorted(rows, key=lambda label: -run.table.loc[rows[label], "STS avg"])[:2]
     gap = run.change(rows[best], rows[runner_up], resamples=lesson.sizes.RESAMPLES, seed=lesson.seed)
     said = (f"At k = {smallest}: " + ", ".join(f"{label} {run.table.loc[row, 'STS avg']:.2f}" for label, row in rows.items())
