@@ -82,3 +82,18 @@ def test_the_first_k_dimensions_are_scored_as_scipy_scores_their_cosines():
     for k in (8, 3):
         assert scored[k] == pytest.approx((by_hand(k, list(range(15))) + by_hand(k, list(range(15, 30)))) / 2)
     assert scored[8] != pytest.approx(scored[3])  # the cut does change the cosines: the comparison is not trivial
+
+
+def test_the_offered_cpu_run_is_told_from_its_measurement(tmp_path):
+    import json
+
+    from sbert_workbook.lessons.nb08.points import CPU_RUN_FILE, CPU_RUN_STEPS, measured_cpu_run
+
+    record = {"steps": 200, "seeds": 3, "model_name": "m", "seconds": 790, "nproc": 2, "peak_rss_gb": 2.34}
+    (tmp_path / "run.json").write_text(json.dumps(record), encoding="utf-8")
+    assert measured_cpu_run(tmp_path / "run.json") == ("Measured: 200 steps × 3 seeds × two objectives with m took 13 min "
+                                                       "on 2 CPU cores and peaked at 2.3 GB.")
+    assert measured_cpu_run(tmp_path / "never.json") == ""
+    if CPU_RUN_FILE.is_file():  # tools/matryoshka_run.py's record, shipped in the wheel: of the run the cell offers
+        shipped = json.loads(CPU_RUN_FILE.read_text(encoding="utf-8"))
+        assert shipped["steps"] == CPU_RUN_STEPS and shipped["first_k"] and shipped["seconds"] > 0

@@ -6,8 +6,10 @@ Each experiment is one call a visible cell makes; it returns a :class:`~sbert_wo
 """
 from __future__ import annotations
 
+import json
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -70,6 +72,20 @@ def first_k_sts(pairs: PairVectors, ks) -> pd.Series:
     return spearman_table(rows, pairs.gold())["avg"]
 
 
+#: The steps §3.1's cell offers a CPU (tools/matryoshka_run.py measures that run and stores it beside this module).
+CPU_RUN_STEPS = 200
+CPU_RUN_FILE = Path(__file__).with_name("matryoshka_cpu.json")
+
+
+def measured_cpu_run(path: Path = CPU_RUN_FILE) -> str:
+    """What the offered CPU run cost when it was measured (tools/matryoshka_run.py), in one sentence; '' if never."""
+    if not path.is_file():
+        return ""
+    run = json.loads(path.read_text(encoding="utf-8"))
+    return (f"Measured: {run['steps']} steps × {run['seeds']} seeds × two objectives with {run['model_name']} "
+            f"took {run['seconds'] / 60:.0f} min on {run['nproc']} CPU cores and peaked at {run['peak_rss_gb']:.1f} GB.")
+
+
 def matryoshka(lesson: Lesson08) -> MatryoshkaRun | None:
     """§3.1: train MODEL twice per seed on NLI (anchor, entailment) pairs, with multiple negatives ranking and with
     its Matryoshka sum over the full width and every k of DIMENSIONS, the same steps, batches and seed; score the
@@ -82,7 +98,7 @@ def matryoshka(lesson: Lesson08) -> MatryoshkaRun | None:
     s = lesson.sizes
     if not s.MATRYOSHKA_STEPS:
         print(f"Left out in this mode: MATRYOSHKA_STEPS is None. Full mode trains it ({s.MATRYOSHKA_SEEDS} seeds × two "
-              "objectives); to run it here, set SIZES = {\"MATRYOSHKA_STEPS\": 200}.")
+              f"objectives); to run it here, set SIZES = {{\"MATRYOSHKA_STEPS\": {CPU_RUN_STEPS}}}. {measured_cpu_run()}")
         return None
     ks = (lesson.dimensions, *[k for k in s.DIMENSIONS if k < lesson.dimensions])
     pairs = concatenate(*(nli_positive_pairs(load_nli(name)) for name in ("snli", "mnli")))
