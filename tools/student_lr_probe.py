@@ -31,10 +31,9 @@ def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     sys.path.insert(0, str(ROOT))
     from sbert_workbook.data import load_sts
-    from sbert_workbook.encoding.contract import as_embed_function
-    from sbert_workbook.evaluation.sts import evaluate_sts_data
     from sbert_workbook.lessons import nb04
     from sbert_workbook.lessons.nb04 import stages
+    from sbert_workbook.training.ablations import dev_spearman
     from sbert_workbook.training.fitting import fit
 
     dev = load_sts("stsb", "dev", limit=DEV_PAIRS)
@@ -44,16 +43,11 @@ def main(argv: list[str] | None = None) -> int:
             "NLI_STEPS": args.steps, "STSB_STEPS": args.steps, "FINE_TUNE_ON_CPU": False})
         student = lesson.new_student(seed=0)
 
-        def dev_spearman() -> float:
-            score = evaluate_sts_data(as_embed_function(student.encoder(), "mean", 64), dev)["spearman_cosine"]
-            student.train()
-            return float(score)
-
-        scores, started = [dev_spearman()], time.perf_counter()
+        scores, started = [dev_spearman(student, dev)], time.perf_counter()
         for stage, data, objective in (("nli", lesson.nli, "softmax"), ("stsb", lesson.stsb_train, "regression")):
             config = replace(stages.configs(lesson)[stage], progress=False, eval_every=None, save_checkpoints=False)
             fit(student, data, objective, config, output_dir=lesson.runs / stage)
-            scores.append(dev_spearman())
+            scores.append(dev_spearman(student, dev))
         print(f"{args.layers} layers × {args.hidden}, {args.steps} steps per stage, learning rate {learning_rate:g}: "
               f"STS-B dev before {scores[0]:.1f}, + NLI {scores[1]:.1f}, + NLI + STS-B {scores[2]:.1f} "
               f"({time.perf_counter() - started:.0f} s of training and scoring)", flush=True)
