@@ -89,11 +89,16 @@ def test_the_offered_cpu_run_is_told_from_its_measurement(tmp_path):
 
     from sbert_workbook.lessons.nb08.points import CPU_RUN_FILE, CPU_RUN_STEPS, measured_cpu_run
 
-    record = {"steps": 200, "seeds": 3, "model_name": "m", "seconds": 790, "nproc": 2, "peak_rss_gb": 2.34}
+    record = {"steps": 200, "seeds": 3, "model_name": "m", "seconds": 790, "nproc": 2, "peak_rss_gb": 2.34,
+              "first_k": {"64": {"Matryoshka − plain": "+0.50 [+0.10, +0.90]: apart"},
+                          "32": {"Matryoshka − plain": "+0.02 [-0.76, +0.79]: tie"}}}
     (tmp_path / "run.json").write_text(json.dumps(record), encoding="utf-8")
-    assert measured_cpu_run(tmp_path / "run.json") == ("Measured: 200 steps × 3 seeds × two objectives with m took 13 min "
-                                                       "on 2 CPU cores and peaked at 2.3 GB.")
-    assert measured_cpu_run(tmp_path / "never.json") == ""
+    assert measured_cpu_run(1000, tmp_path / "run.json") == (
+        "Measured: 200 steps × 3 seeds × two objectives with m took 13 min on 2 CPU cores and peaked at 2.3 GB; at "
+        "k = 32, Matryoshka − plain was +0.02 [-0.76, +0.79]: tie. Full mode's 1000 steps per run would take about "
+        "1.1 h at that pace: a GPU's run.")  # 790 s × 1000 / 200 = 3,950 s
+    assert measured_cpu_run(1000, tmp_path / "never.json") == ""
     if CPU_RUN_FILE.is_file():  # tools/matryoshka_run.py's record, shipped in the wheel: of the run the cell offers
         shipped = json.loads(CPU_RUN_FILE.read_text(encoding="utf-8"))
         assert shipped["steps"] == CPU_RUN_STEPS and shipped["first_k"] and shipped["seconds"] > 0
+        assert "Matryoshka − plain was" in measured_cpu_run(1000)

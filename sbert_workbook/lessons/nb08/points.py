@@ -19,6 +19,7 @@ from sbert_workbook.cost import frontier
 from sbert_workbook.cost.static_model import distil_static_model, static_vectors
 from sbert_workbook.cost.storage import ApproximateIndex, Binary, Float32, Int8, Reduced, RescoredBinary
 from sbert_workbook.cost.truncation import FirstDimensions, PrincipalComponents
+from sbert_workbook.lessons.manifests.nb08 import MANIFEST
 from sbert_workbook.diagnosis.ladder import PairVectors, spearman_table
 from sbert_workbook.evaluation.uncertainty import Interval, paired_bootstrap, seed_interval
 from sbert_workbook.lessons.nb08.setup import Lesson08, timed_encoding_ms
@@ -77,13 +78,18 @@ CPU_RUN_STEPS = 200
 CPU_RUN_FILE = Path(__file__).with_name("matryoshka_cpu.json")
 
 
-def measured_cpu_run(path: Path = CPU_RUN_FILE) -> str:
-    """What the offered CPU run cost when it was measured (tools/matryoshka_run.py), in one sentence; '' if never."""
+def measured_cpu_run(full_steps: int, path: Path = CPU_RUN_FILE) -> str:
+    """What the offered CPU run cost and showed when it was measured (tools/matryoshka_run.py), and what full mode's
+    ``full_steps`` per run would cost at that pace; '' if never measured."""
     if not path.is_file():
         return ""
     run = json.loads(path.read_text(encoding="utf-8"))
+    smallest_k = min(run["first_k"], key=int)
+    full_hours = run["seconds"] * full_steps / run["steps"] / 3600  # training dominates; it grows with the steps
     return (f"Measured: {run['steps']} steps × {run['seeds']} seeds × two objectives with {run['model_name']} "
-            f"took {run['seconds'] / 60:.0f} min on {run['nproc']} CPU cores and peaked at {run['peak_rss_gb']:.1f} GB.")
+            f"took {run['seconds'] / 60:.0f} min on {run['nproc']} CPU cores and peaked at {run['peak_rss_gb']:.1f} GB; "
+            f"at k = {smallest_k}, Matryoshka − plain was {run['first_k'][smallest_k]['Matryoshka − plain']}. "
+            f"Full mode's {full_steps} steps per run would take about {full_hours:.1f} h at that pace: a GPU's run.")
 
 
 def matryoshka(lesson: Lesson08) -> MatryoshkaRun | None:
@@ -98,7 +104,8 @@ def matryoshka(lesson: Lesson08) -> MatryoshkaRun | None:
     s = lesson.sizes
     if not s.MATRYOSHKA_STEPS:
         print(f"Left out in this mode: MATRYOSHKA_STEPS is None. Full mode trains it ({s.MATRYOSHKA_SEEDS} seeds × two "
-              f"objectives); to run it here, set SIZES = {{\"MATRYOSHKA_STEPS\": {CPU_RUN_STEPS}}}. {measured_cpu_run()}")
+              f"objectives); to run it here, set SIZES = {{\"MATRYOSHKA_STEPS\": {CPU_RUN_STEPS}}}. "
+              f"{measured_cpu_run(MANIFEST.sizes['MATRYOSHKA_STEPS'].full)}")
         return None
     ks = (lesson.dimensions, *[k for k in s.DIMENSIONS if k < lesson.dimensions])
     pairs = concatenate(*(nli_positive_pairs(load_nli(name)) for name in ("snli", "mnli")))
