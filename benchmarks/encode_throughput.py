@@ -6,7 +6,8 @@ backend (``load_encoder(..., backend="onnx")``). Each encoder runs ``--repeats``
 alternating, every other round in the reverse order, after one warm-up (which also exports the
 ONNX graph); the best time of each is compared. Both sort by length; ours also batches short
 sentences together within the first batch's padded tokens (``batch_limits.sentences_in_batch``). Prints each ratio and the largest difference from sentence-transformers'
-L2-normalised embeddings.
+L2-normalised embeddings, then the tokens each side's transformer was given (counted at its word-embedding lookup, padding
+included): both run the same float32 arithmetic per token, so their ratio bounds what the torch backend can gain.
 
     python benchmarks/encode_throughput.py [--batch-size 32] [--repeats 3] [--threads N]
 """
@@ -63,6 +64,22 @@ def main() -> None:
     for name, best_s in best.items():
         print(f"{name:<46}: {len(sentences) / best_s:7.1f} sentences/s ({best_s:.2f} s), "
               f"{theirs_s / best_s:.2f}x, max |difference| {differences[name]:.1e}")
+    ours_tokens = tokens_given(ours["torch"].model, encoders["sbert_workbook Encoder.encode, torch backend"])
+    theirs_tokens = tokens_given(theirs[0].auto_model, encode_theirs)
+    print(f"tokens through the transformer, padding included: ours {ours_tokens:,}, sentence-transformers "
+          f"{theirs_tokens:,} ({theirs_tokens / ours_tokens:.2f}x ours)")
+
+
+def tokens_given(transformer, encode) -> int:
+    """The token positions (padding included) that ``encode()`` hands ``transformer``, counted where each is looked up
+    in its word-embedding table."""
+    counted = []
+    hook = transformer.get_input_embeddings().register_forward_pre_hook(lambda module, args: counted.append(args[0].numel()))
+    try:
+        encode()
+    finally:
+        hook.remove()
+    return sum(counted)
 
 
 def _encode_function(encoder, sentences, batch_size):
