@@ -28,8 +28,10 @@ def test_diagnose_glove_from_the_command_line_writes_html_and_json(shared_data, 
     page, data = tmp_path / "diagnosis-GloVe-6B-50d.html", tmp_path / "diagnosis-GloVe-6B-50d.json"
     assert page.is_file() and data.is_file() and f"wrote {page}" in printed
     report = json.loads(data.read_text())
-    assert set(report["headline"]) == {"model", "IsoScore", "rogue dimensions", "their share of E cos", "best fix",
-                                       "its change", "verdict"}
+    assert set(report["headline"]) == {"model", "IsoScore", "rogue dimensions", "their share of E cos",
+                                       "order without them (Spearman)", "best fix", "its change", "verdict"}
+    assert -1 <= report["order without the rogue dimensions (Spearman)"]["value"] <= 1
+    assert set(report["plane moves (fixed - model)"]) == set(report["fix intervals"])
     assert report["headline"]["verdict"] in {"needs no fix", *(f"needs {name}" for name in report["fix intervals"])}
     assert len(report["fix ladder (Spearman x 100)"]) == 7 and len(report["cosine contribution per dimension"]) == 50
     text = page.read_text()
@@ -48,6 +50,24 @@ def test_the_tiny_mlm_is_diagnosed_on_its_own_language_and_says_what_it_skipped(
     assert found.verdict().startswith("not measured: ")
     assert list(found.frequency.columns) == ["[0, 6)", "[6, 11)", "[11, 16)", "[16, …)"]  # 22 words, four buckets
     assert 0 <= found.cone["IsoScore"] <= 1 and found.contributions.shape == (64,)
+    assert found.informativity is not None and "random pairs" not in found.informativity.method  # pairs, counted
+    assert found.plane_moves is None
     assert "Skipped" in as_html(found)
     page, data = write_report(found, tmp_path)
     assert json.loads(data.read_text())["fix intervals"] is None and page.stat().st_size < 50_000
+
+
+def test_the_commands_default_sizes_are_07s_quick_mode_from_its_manifest(monkeypatch, tmp_path):
+    """No copy of 07's sizes in the command line: without --pairs-per-set, diagnose() runs the manifest's."""
+    from sbert_workbook.diagnosis import run
+    from sbert_workbook.lessons.manifests.nb07 import MANIFEST
+
+    seen = {}
+
+    def fake_start(model, seed, device, data_dir, **sizes):
+        seen.update(run.default_sizes(), **sizes)
+        raise RuntimeError("stop here: the sizes are what this test reads")
+
+    monkeypatch.setattr(run, "start", fake_start)
+    assert main(["diagnose", "embedded", "--out", str(tmp_path)]) != 0  # the command line reports the stop as an error
+    assert seen["pairs_per_set"] == MANIFEST.sizes["PAIRS_PER_SET"].quick

@@ -19,6 +19,9 @@ LAYERS = {
     "mlm": 4, "anisotropy": 4, "training": 4, "calibration": 4,
     "app": 5, "solutions": 5, "checks": 5, "diagnosis": 5, "cost": 5,
     "lessons": 6,
+    # a lesson's manifest is data (sizes, equations, paper links; 04's reads a model size from training): it sits just
+    # above what it reads, so 07's diagnosis and the command line take 07's sizes from it and write no copy of their own
+    "manifests": 4,
 }
 LESSONS = {"mlm", "anisotropy", "training", "calibration"}
 
@@ -28,8 +31,12 @@ def modules() -> list[Path]:
 
 
 def top_name(path: Path) -> str:
-    """``sbert_workbook/evaluation/sts.py`` → ``evaluation``; ``sbert_workbook/settings.py`` → ``settings``."""
-    return path.relative_to(PACKAGE).parts[0].removesuffix(".py")
+    """``sbert_workbook/evaluation/sts.py`` → ``evaluation``; ``sbert_workbook/settings.py`` → ``settings``;
+    ``sbert_workbook/lessons/manifests/nb07.py`` and ``lessons/manifest.py`` → ``manifests``."""
+    parts = path.relative_to(PACKAGE).parts
+    if parts[:2] in {("lessons", "manifests"), ("lessons", "manifest.py")}:
+        return "manifests"
+    return parts[0].removesuffix(".py")
 
 
 def imported_top_names(path: Path) -> set[str]:
@@ -40,6 +47,8 @@ def imported_top_names(path: Path) -> set[str]:
             base = path.relative_to(PACKAGE).parts[:-1][: len(path.relative_to(PACKAGE).parts) - node.level]
             parts = [*base, *(node.module or "").split(".")] if node.module else [*base]
             names.add(parts[0] if parts else (node.names[0].name))
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("sbert_workbook.lessons.manifest"):
+            names.add("manifests")
         elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("sbert_workbook."):
             names.add(node.module.split(".")[1])
         elif isinstance(node, ast.ImportFrom) and node.module == "sbert_workbook":

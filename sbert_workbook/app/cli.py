@@ -10,7 +10,10 @@ from sbert_workbook.encoding.pooling import POOLINGS
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from sbert_workbook import about
+
     parser = argparse.ArgumentParser(prog="python -m sbert_workbook", description="sbert-workbook tools")
+    parser.add_argument("--version", action="version", version=f"sbert-workbook {about.version()}")
     commands = parser.add_subparsers(dest="command", required=True)
 
     evaluate = commands.add_parser("eval", help="STS evaluation table for a model and pooling")
@@ -76,7 +79,9 @@ def build_parser() -> argparse.ArgumentParser:
                                    "ladder with intervals) and write its one-page report, HTML and JSON (notebook 07)")
     diagnose.add_argument("model", help="a model folder or hub id, 'embedded', 'auto', 'glove' or 'tiny-mlm'")
     diagnose.add_argument("--out", default=".", help="folder for diagnosis-MODEL.html and .json (default: here)")
-    diagnose.add_argument("--pairs-per-set", type=int, default=250, help="test pairs sampled from each of the seven STS sets")
+    diagnose.add_argument("--pairs-per-set", type=int, default=None,
+                          help="test pairs sampled from each of the seven STS sets (default: notebook 07's quick mode, "
+                               f"{_diagnosis_pairs()}, from its manifest)")
     diagnose.add_argument("--data-dir", default=None, help="folder holding sts/, sick/ and nli/")
     diagnose.add_argument("--device", default=None)
     diagnose.add_argument("--seed", type=int, default=0)
@@ -84,7 +89,17 @@ def build_parser() -> argparse.ArgumentParser:
     predownload = commands.add_parser("predownload", help="fill the Hugging Face caches (online) for offline classrooms")
     predownload.add_argument("--models", nargs="*", default=None, metavar="MODEL", help="hub ids (default: the workbook's models)")
     predownload.add_argument("--datasets", nargs="*", default=None, metavar="NAME", help="registry names (default: all)")
+
+    links = commands.add_parser("links", help="the Colab, Binder and nbgitpuller links of this version's notebooks")
+    links.add_argument("--hub", default=None, metavar="URL", help="your JupyterHub's address, for nbgitpuller links")
     return parser
+
+
+def _diagnosis_pairs() -> int | None:
+    """07's quick-mode pairs per set, as its manifest writes them (the one copy)."""
+    from sbert_workbook.lessons.manifests.nb07 import MANIFEST
+
+    return MANIFEST.sizes["PAIRS_PER_SET"].value("quick")
 
 
 def run_eval(args) -> int:
@@ -170,7 +185,8 @@ def run_diagnose(args) -> int:
     from sbert_workbook.encoding.glove import GloveNotInstalledError
 
     try:
-        found = diagnose(args.model, seed=args.seed, device=args.device, data_dir=args.data_dir, pairs_per_set=args.pairs_per_set)
+        sizes = {} if args.pairs_per_set is None else {"pairs_per_set": args.pairs_per_set}  # else the manifest's
+        found = diagnose(args.model, seed=args.seed, device=args.device, data_dir=args.data_dir, **sizes)
     except GloveNotInstalledError as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
@@ -191,8 +207,18 @@ def run_predownload(args) -> int:
     return 0
 
 
+def run_links(args) -> int:
+    from sbert_workbook import about
+
+    print(f"sbert-workbook {about.version()} ({about.repository()}, tag {about.git_ref()})")
+    for where, notebook, address in about.links(args.hub):
+        print(f"{where:12} {notebook:45} {address}")
+    return 0
+
+
 COMMANDS = {"eval": run_eval, "notebooks": run_notebooks, "solutions": run_solutions, "book": run_book, "release": run_release,
-            "classroom": run_classroom, "doctor": run_doctor, "diagnose": run_diagnose, "predownload": run_predownload}
+            "classroom": run_classroom, "doctor": run_doctor, "diagnose": run_diagnose, "predownload": run_predownload,
+            "links": run_links}
 
 
 def main(argv: list[str] | None = None) -> int:

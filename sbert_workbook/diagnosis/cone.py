@@ -8,8 +8,13 @@
   isotropy measure (shift an isotropic cloud off the origin and it rises; it ignores how the variance is spread), so
   the diagnosis reports both. The tests hold :func:`isoscore` to the authors' ``isoscore`` package.
 
+IsoScore reads as a share of the dimensions: when k of the d principal directions carry equal variance and the rest
+none, the formula gives exactly (k − 1)/(d − 1), so :func:`dimensions_used` turns a score back into that k.
+
 IsoScore reads the sample covariance: with few vectors per dimension even isotropic data scores below 1, so
 :func:`isotropic_reference` gives what an isotropic Gaussian of the same size scores, the ceiling to read it against.
+The authors' later IsoScore* (in their ``IsoScore`` package) answers the same problem another way, shrinking the sample
+covariance towards a reference one, C = (1 − ζ)·Ĉ + ζ·C₀; the diagnosis keeps IsoScore and shows the reference beside it.
 """
 from __future__ import annotations
 
@@ -56,6 +61,11 @@ def isoscore(vectors) -> float:
     return float(((d - defect ** 2 * (d - np.sqrt(d))) ** 2 - d) / (d * (d - 1)))
 
 
+def dimensions_used(score: float, d: int) -> float:
+    """k = 1 + ι(d − 1): how many of d directions, used equally (the rest unused), would score IsoScore ι."""
+    return 1 + score * (d - 1)
+
+
 def isotropic_reference(n: int, d: int, seed: int = 0) -> float:
     """The IsoScore of n vectors drawn from an isotropic Gaussian in d dimensions: the most a sample this size can score."""
     return isoscore(np.random.default_rng(seed).standard_normal((n, d)))
@@ -66,4 +76,5 @@ def cone_measures(vectors, seed: int = 0) -> dict[str, float]:
     x = _matrix(vectors)
     return {"mean cosine of random pairs": mean_random_pair_cosine(x), "top direction's share": top_direction_share(x),
             "effective rank": effective_rank(x), "dimensions": float(x.shape[1]), "IsoScore": isoscore(x),
+            "dimensions used equally, as IsoScore reads": dimensions_used(isoscore(x), x.shape[1]),
             "IsoScore of isotropic data this size": isotropic_reference(*x.shape, seed=seed)}

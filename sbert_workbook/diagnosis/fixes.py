@@ -1,18 +1,21 @@
 """The fix ladder: post-processing that makes a space less of a cone, each fitted on unlabelled sentences (``07_your_model``).
 
-Each fix takes the corpus vectors (rows; no labels) and returns the map it learned, ``x ↦ fixed x``, to apply to any
-vectors of the same model. From the least to the most change:
+Each rung is one of 05's calibrators (:mod:`sbert_workbook.calibration`), fitted on the corpus vectors (rows; no labels)
+and returned as the map it learned, ``x ↦ fixed x``, to apply to any vectors of the same model. From the least to the
+most change:
 
-* centre: x − μ;
-* SN, standardise each dimension: (x − μ) / σ (BERT-flow's SN; Timkey & van Schijndel's standardisation);
-* all-but-the-top D (Mu & Viswanath, ICLR 2018): centre, then drop the top D principal directions;
-* whitening-k (Su et al. 2021): (x − μ) U_k Λ_k^{−1/2}, the covariance made the identity, its top k directions kept;
-* the flow (Li et al. 2020, BERT-flow): a Glow fitted by maximum likelihood maps x to a standard Gaussian;
-* per-cluster all-but-the-top (Cai et al., ICLR 2021: a space isotropic within clusters, anisotropic overall): k-means
-  clusters, and each sentence loses its own cluster's mean and top D directions.
+* centre: x − μ (:class:`~sbert_workbook.calibration.all_but_the_top.AllButTheTop` with D = 0);
+* SN, standardise each dimension: (x − μ) / σ (:class:`~sbert_workbook.calibration.calibrators.StandardNormalization`:
+  BERT-flow's SN, Timkey & van Schijndel's standardisation);
+* all-but-the-top D (Mu & Viswanath, ICLR 2018): centre, then drop the top D principal directions (:class:`AllButTheTop`);
+* whitening-k (Su et al. 2021): (x − μ) U_k Λ_k^{−1/2}, the covariance made the identity, its top k directions kept
+  (:class:`~sbert_workbook.calibration.calibrators.Whitening`);
+* the flow (Li et al. 2020, BERT-flow): a Glow fitted by maximum likelihood maps x to a standard Gaussian
+  (:class:`~sbert_workbook.calibration.calibrators.FlowCalibrator`);
+* per-cluster all-but-the-top (Rajaee & Pilehvar, ACL 2021, arXiv 2106.01183): k-means clusters, and each sentence
+  loses its own cluster's mean and top D directions (:class:`~sbert_workbook.calibration.all_but_the_top.PerClusterAllButTheTop`).
 
-05 teaches the same maps as calibrators (:mod:`sbert_workbook.calibration.calibrators`); these are the few lines each
-a student reads beside its equation, and the tests hold every one to 05's implementation (the flow *is* 05's).
+Each map is written once, in ``calibration/``; this module only names the rungs and picks their settings.
 """
 from __future__ import annotations
 
@@ -20,83 +23,50 @@ from collections.abc import Callable
 
 import numpy as np
 
-from sbert_workbook.diagnosis.rogue import standardised
+from sbert_workbook.calibration.all_but_the_top import AllButTheTop, PerClusterAllButTheTop
+from sbert_workbook.calibration.calibrators import Calibrator, FlowCalibrator, StandardNormalization, Whitening
 
 Fix = Callable[[np.ndarray], np.ndarray]
 
 
-def _rows(vectors) -> np.ndarray:
-    x = np.asarray(vectors, dtype=np.float64)
-    if x.ndim != 2 or len(x) < 2:
-        raise ValueError(f"A fix is fitted on at least 2 vectors (rows of a matrix); got shape {np.shape(vectors)}.")
-    return x
+def fitted(calibrator: Calibrator, corpus) -> Fix:
+    """``calibrator`` fitted on the corpus vectors, as a map from vectors to fixed vectors (float64 NumPy rows)."""
+    corpus = np.asarray(corpus, dtype=np.float64)
+    if corpus.ndim != 2 or len(corpus) < 2:
+        raise ValueError(f"A fix is fitted on at least 2 vectors (rows of a matrix); got shape {corpus.shape}.")
+    calibrator.fit(corpus)
+    return lambda x: calibrator.transform(np.asarray(x, dtype=np.float64)).double().numpy()
 
 
 def centre(corpus) -> Fix:
     """x ↦ x − μ, μ the corpus mean."""
-    mean = _rows(corpus).mean(axis=0)
-    return lambda x: np.asarray(x, dtype=np.float64) - mean
+    return fitted(AllButTheTop(0), corpus)
 
 
 def standardise(corpus) -> Fix:
     """x ↦ (x − μ) / σ, per dimension (SN)."""
-    corpus = _rows(corpus)
-    mean, std = corpus.mean(axis=0), corpus.std(axis=0)
-    return lambda x: standardised(x, mean, std)
-
-
-def top_directions(centred: np.ndarray, d: int) -> np.ndarray:
-    """The top ``d`` principal directions u_1 … u_d of centred rows, as the rows of a (d, dim) matrix."""
-    return np.linalg.svd(centred, full_matrices=False)[2][:d]
+    return fitted(StandardNormalization(), corpus)
 
 
 def all_but_the_top(corpus, d: int) -> Fix:
     """x ↦ x̃ − Σ_{i ≤ D} (u_iᵀ x̃) u_i with x̃ = x − μ and u_i the corpus's top D principal directions."""
-    corpus = _rows(corpus)
-    mean = corpus.mean(axis=0)
-    top = top_directions(corpus - mean, d)
-
-    def fixed(x):
-        centred = np.asarray(x, dtype=np.float64) - mean
-        return centred - (centred @ top.T) @ top
-    return fixed
+    return fitted(AllButTheTop(d), corpus)
 
 
 def whiten(corpus, k: int | None = None) -> Fix:
     """x ↦ (x − μ) U_k Λ_k^{−1/2} from Σ = U Λ Uᵀ (the corpus covariance): whitening, keeping the top k directions."""
-    corpus = _rows(corpus)
-    mean = corpus.mean(axis=0)
-    eigenvectors, eigenvalues, _ = np.linalg.svd(np.cov(corpus, rowvar=False, bias=True))
-    kernel = (eigenvectors / np.sqrt(np.maximum(eigenvalues, 1e-12)))[:, :k]
-    return lambda x: (np.asarray(x, dtype=np.float64) - mean) @ kernel
+    return fitted(Whitening(k), corpus)
 
 
 def flow(corpus, seed: int = 0, **settings) -> Fix:
-    """x ↦ f(x), a Glow fitted on the corpus by maximum likelihood: 05's :class:`FlowCalibrator` (BERT-flow's code
-    defaults: 3 levels × 3 steps, one epoch, Adam at 1e-3)."""
-    from sbert_workbook.calibration.calibrators import FlowCalibrator
-
-    fitted = FlowCalibrator(seed=seed, progress=False, **settings).fit(_rows(corpus).astype(np.float32))
-    return lambda x: fitted.transform(np.asarray(x, dtype=np.float32)).numpy().astype(np.float64)
+    """x ↦ f(x), a Glow fitted on the corpus by maximum likelihood (BERT-flow's code defaults: 3 levels × 3 steps, one
+    epoch, Adam at 1e-3)."""
+    return fitted(FlowCalibrator(seed=seed, progress=False, **settings), corpus)
 
 
 def per_cluster_all_but_the_top(corpus, clusters: int, d: int, seed: int = 0) -> Fix:
-    """k-means with ``clusters`` clusters; a vector is fixed by :func:`all_but_the_top` of its own cluster (Cai et al.)."""
-    from sklearn.cluster import KMeans
-    from threadpoolctl import threadpool_limits
-
-    corpus = _rows(corpus)
-    with threadpool_limits(1):  # small: one thread beats several spinning on a busy laptop
-        kmeans = KMeans(n_clusters=clusters, n_init=1, random_state=seed).fit(corpus)
-    per_cluster = [all_but_the_top(corpus[kmeans.labels_ == c], d) for c in range(clusters)]
-
-    def fixed(x):
-        x = np.asarray(x, dtype=np.float64)
-        labels, out = kmeans.predict(x), np.empty_like(x)
-        for c, fix in enumerate(per_cluster):
-            out[labels == c] = fix(x[labels == c])
-        return out
-    return fixed
+    """k-means with ``clusters`` clusters; a vector is fixed by all-but-the-top of its own cluster (Rajaee & Pilehvar)."""
+    return fitted(PerClusterAllButTheTop(clusters, d, seed), corpus)
 
 
 def default_settings(dim: int, sentences: int) -> dict[str, int]:

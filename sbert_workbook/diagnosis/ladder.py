@@ -77,11 +77,24 @@ class PairVectors:
 
 @dataclass
 class Ladder:
-    """Spearman × 100 per set (and their mean) for every rung, each fix's interval against no fix, the fitted fixes."""
+    """Spearman × 100 per set (and their mean) for every rung, each fix's interval against no fix, the fitted fixes,
+    and every rung's cosines with the gold scores (what any two rungs' paired bootstrap reads)."""
 
     table: pd.DataFrame
     intervals: dict[str, Interval]
     fitted: dict[str, Callable]
+    similarities: dict[str, dict[str, np.ndarray]] = field(default_factory=dict, repr=False)
+    gold: dict[str, np.ndarray] = field(default_factory=dict, repr=False)
+
+    @property
+    def runner_up(self) -> str | None:
+        """The fix with the second largest change (None with fewer than two fixes)."""
+        ranked = sorted(self.intervals, key=lambda name: -self.intervals[name].difference)
+        return ranked[1] if len(ranked) > 1 else None
+
+    def change(self, fix: str, against: str, resamples: int = 2000, seed: int = 0) -> Interval:
+        """Seven-set mean Spearman of ``fix`` minus that of ``against`` on the same pairs, with its paired bootstrap."""
+        return paired_bootstrap(self.gold, self.similarities[fix], self.similarities[against], resamples=resamples, seed=seed)
 
     @property
     def best(self) -> str:
@@ -124,4 +137,4 @@ def climb(fixes: Mapping[str, Callable], pairs: PairVectors, seed: int = 0, resa
         intervals[name] = paired_bootstrap(gold, rows[name], raw, resamples=resamples, seed=seed)
     table = spearman_table(rows, gold)
     table.index.name = "fix (fitted on the sets' sentences, no labels)"
-    return Ladder(table, intervals, fitted)
+    return Ladder(table, intervals, fitted, rows, gold)

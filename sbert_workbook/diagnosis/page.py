@@ -20,7 +20,8 @@ SOURCES = ("IsoScore: Rudman et al., Findings of ACL 2022 (arXiv 2108.07344). Ro
            "Timkey & van Schijndel, EMNLP 2021 (arXiv 2109.04404). Frequency buckets: Li et al., BERT-flow, EMNLP 2020, "
            "Table 1. Alignment and uniformity: Wang & Isola, ICML 2020, as SimCSE §5 reads them. Fixes: SN and the flow "
            "(BERT-flow), all-but-the-top (Mu & Viswanath, ICLR 2018), whitening-k (Su et al. 2021), per-cluster "
-           "all-but-the-top (Cai et al., ICLR 2021). Intervals: 95 % paired bootstrap over the test pairs.")
+           "all-but-the-top (Rajaee & Pilehvar, ACL 2021, arXiv 2106.01183). Intervals: 95 % paired bootstrap over the "
+           "test pairs (the plane's: over the positive pairs and the sentences, as notebook 06).")
 STYLE = ("body{font:14px/1.4 system-ui,sans-serif;max-width:60em;margin:1.5em auto;color:#222}"
          "table{border-collapse:collapse;margin:.4em 0 1em}td,th{border:1px solid #ccc;padding:2px 6px;text-align:right}"
          "th:first-child,td:first-child{text-align:left}.headline{background:#f3f6fb;padding:.6em 1em;border-radius:6px}"
@@ -39,10 +40,16 @@ def as_json(found) -> dict:
     return {"headline": found.headline(), "model": found.subject, "which ran": found.described, "kind": found.kind,
             "sizes": found.settings, "seconds": round(found.seconds, 1), "cone": found.cone,
             "rogue dimensions": table(found.rogue), "cosine contribution per dimension": found.contributions.tolist(),
+            "order without the rogue dimensions (Spearman)": None if found.informativity is None else
+            {"value": found.informativity.value, "low": found.informativity.low, "high": found.informativity.high,
+             "method": found.informativity.method},
             "STS change when standardised": interval_dict(found.standardisation), "frequency": table(found.frequency),
             "fix ladder (Spearman x 100)": table(None if ladder is None else ladder.table),
             "fix intervals": None if ladder is None else {k: interval_dict(v) for k, v in ladder.intervals.items()},
-            "alignment and uniformity": table(found.plane), "skipped": found.skipped, "sources": SOURCES}
+            "alignment and uniformity": table(found.plane),
+            "plane moves (fixed - model)": None if found.plane_moves is None else
+            {name: {axis: interval_dict(i) for axis, i in move.items()} for name, move in found.plane_moves.items()},
+            "skipped": found.skipped, "sources": SOURCES}
 
 
 def forest_svg(intervals: dict[str, Interval], width: int = 640, row: int = 24) -> str:
@@ -72,8 +79,13 @@ def as_html(found) -> str:
                 f'<div class="headline"><b>Verdict: this model {html.escape(found.verdict())}.</b><br>'
                 f"IsoScore {head['IsoScore']:.3f} (isotropic data of this size: "
                 f"{found.cone['IsoScore of isotropic data this size']:.3f}); rogue dimensions {head['rogue dimensions']} "
-                f"carry {head['their share of E cos']:.0%} of the expected cosine "
-                f"{found.cone['mean cosine of random pairs']:.3f}"
+                + (f"carry {head['their share of E cos']:.0%} of the expected cosine "
+                   if head["their share of E cos"] is not None else "(a share of the expected cosine is undefined here, "
+                   "E cos being near 0; ")
+                + f"{found.cone['mean cosine of random pairs']:.3f}"
+                + ("" if head["their share of E cos"] is not None else ")")
+                + (f"; without them the pairs' order correlates {html.escape(found.informativity.described())} with the order with "
+                   "them" if found.informativity is not None else "")
                 + (f"; best fix {html.escape(head['best fix'])}: {html.escape(head['its change'])}" if head["best fix"] else "")
                 + "</div>",
                 "<h2>The cone</h2>" + rounded(pd.Series(found.cone, name="value").to_frame()),

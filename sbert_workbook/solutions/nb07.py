@@ -35,10 +35,13 @@ DISCUSSION = {
               "Marchenko–Pastur law), so IsoScore falls below 1 when n is not much larger than d: compare a model's "
               "IsoScore with the isotropic reference of the same size, never with 1. Doubling the sentences moves the "
               "reference up; a model whose IsoScore stays far below it is anisotropic, not undersampled.",
-    "ex07_3": "A model trained for similarity (all-MiniLM-L6-v2) already spreads its sentences: its mean cosine is near "
-              "0 and no rung of the ladder lifts its STS beyond its interval, while whitening and per-cluster "
-              "all-but-the-top can cost points, because they equalise directions the training made unequal on purpose. "
-              "Raw BERT (bert-base-uncased, mean pooling) sits in a narrow cone whose top directions carry frequency "
-              "and position, not meaning: removing them (SN, all-but-the-top, whitening, the flow) is where the fixes "
-              "of 05 were born.",
+    "ex07_3": "Read the two diagnoses side by side, each statement with the interval it rests on, rather than expecting "
+              "particular numbers. For each model: is its mean cosine near 0 or far above it; does IsoScore sit far below "
+              "the isotropic reference of the same size; does the informativity test keep the order of the pairs without "
+              "the rogue dimensions; which rung, if any, the verdict names. A model trained for similarity has already "
+              "arranged its directions for cosine, so a fix that equalises them (whitening, per-cluster all-but-the-top) "
+              "can keep that arrangement or undo it: where such a rung's interval lies below zero, it removed something "
+              "the training put there. A raw transformer's top directions carry frequency and position rather than "
+              "meaning (02, 05): where a rung's interval lies above zero for it, removing them is what helped, and that "
+              "is where the fixes of 05 were born.",
 }

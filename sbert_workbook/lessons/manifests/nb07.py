@@ -9,6 +9,11 @@ from sbert_workbook.lessons.manifest import Equation, Manifest, PaperLink, Size
 
 MANIFEST = Manifest(
     notebook="07_your_model",
+    objectives=(
+        "diagnose any model with the cone, IsoScore, rogue dimensions and frequency",
+        "choose the fix a model needs from the fix ladder's intervals, and keep its report (`python -m "
+        "sbert_workbook diagnose MODEL`)",
+    ),
     sizes={
         "PAIRS_PER_SET": Size("test pairs sampled from each of the seven STS sets (None: all); their sentences are the "
                               "corpus every part reads", quick=200, full=None, suite=12, standin=4),
@@ -34,14 +39,18 @@ MANIFEST = Manifest(
                  'CC(i) = E[u_i v_i/(‖u‖‖v‖)], Σ_i CC(i) = E cos(u, v)',
                  'sbert_workbook.diagnosis.rogue:cosine_contributions', '3'),
         Equation("all-but-the-top (Mu & Viswanath 2018)", 'x ↦ x̃ − Σ_{i≤D} (u_iᵀx̃) u_i, x̃ = x − μ',
-                 'sbert_workbook.diagnosis.fixes:all_but_the_top', '5'),
+                 'sbert_workbook.calibration.all_but_the_top:AllButTheTop', '5'),
+        Equation("informativity (Timkey & van Schijndel 2021)", 'ρ = Spearman(cos(u, v), cos(u_∖R, v_∖R)) over the STS '
+                 'pairs, R the top three dimensions by |CC(i)|', 'sbert_workbook.diagnosis.rogue:informativity', '3'),
     ),
     paper_map=(
         PaperLink('IsoScore 2108.07344', 'Algorithm 1: IsoScore; the mean cosine is not an isotropy measure', '2'),
-        PaperLink('Rogue dimensions 2109.04404', '§3: CC(i), 1–3 dimensions dominate; standardisation', '3'),
+        PaperLink('Rogue dimensions 2109.04404', 'CC(i), 1–3 dimensions dominate cosine; informativity; standardisation '
+                  '(theirs on word-level benchmarks, adapted here to pooled sentences on STS)', '3'),
         PaperLink('BERT-flow 2011.05864', 'Table 1: norm and k-NN distance by frequency bucket, for this model', '4'),
-        PaperLink('Isotropy in clusters (Cai et al., ICLR 2021)', 'per-cluster all-but-the-top', '5'),
-        PaperLink('SimCSE 2104.08821', '§7, Figure 3: post-processing on the alignment–uniformity plane', '6'),
+        PaperLink('Cluster-based isotropy (Rajaee & Pilehvar, ACL 2021) 2106.01183', 'per-cluster all-but-the-top', '5'),
+        PaperLink('SimCSE 2104.08821', '§7, Figure 3: post-processing on the alignment–uniformity plane, each move read '
+                  'with its intervals', '6'),
     ),
     story_in_full_mode=True,
 )

@@ -7,8 +7,8 @@ import time
 import pandas as pd
 
 from sbert_workbook.app.predict import predict_question
-from sbert_workbook.diagnosis import fixes, plane
-from sbert_workbook.diagnosis.ladder import NO_FIX, Ladder, climb
+from sbert_workbook.diagnosis import plane, run
+from sbert_workbook.diagnosis.ladder import NO_FIX, Ladder
 from sbert_workbook.diagnosis.page import write_report
 from sbert_workbook.evaluation.interval_plots import interval_forest_figure
 from sbert_workbook.lessons.nb07.measures import NOTEBOOK, Lesson07, _captioned, _why_not
@@ -20,11 +20,7 @@ ZOO = ("embedded", "auto", "tiny-mlm", "glove")
 
 def climb_ladder(lesson: Lesson07) -> Ladder | None:
     """§5's experiment: every fix fitted on the sentences (no labels) and scored on the seven sets (None: no STS here)."""
-    if lesson.pairs is None:
-        lesson.found.skipped["fix ladder"] = _why_not(lesson)
-        return None
-    rungs = fixes.ladder(lesson.vectors.shape[1], len(lesson.vectors), lesson.seed)
-    lesson.found.ladder = climb(rungs, lesson.pairs, lesson.seed, lesson.sizes.RESAMPLES)
+    run.measure_ladder(lesson.found, lesson.sample)
     return lesson.found.ladder
 
 
@@ -42,43 +38,51 @@ def predict_ladder(lesson: Lesson07, ladder: Ladder | None):
 
 
 def ladder_report(lesson: Lesson07, ladder: Ladder | None) -> Report:
-    """§5: Spearman per set for every rung, each change drawn with its interval, and the computed verdict."""
+    """§5: Spearman per set for every rung, each change drawn with its interval, the computed verdict, and the best rung
+    against the runner-up on the same pairs."""
     if ladder is None:
         return Report(f"No fix ladder: {_why_not(lesson)}.")
     table = _captioned(ladder.table.round(2), lesson, "Spearman × 100 of cosine per set (all pairs pooled), avg = mean of the seven")
-    best = ladder.intervals[ladder.best]
+    best, runner_up = ladder.best, ladder.runner_up
     said = (f"This model {ladder.verdict()}: " + (f"{ladder.needed} changes its mean by {ladder.intervals[ladder.needed].described()}."
-            if ladder.needed else f"the best rung, {ladder.best}, changes it by {best.described()}."))
+            if ladder.needed else f"the best rung, {best}, changes it by {ladder.intervals[best].described()}."))
+    gap = ladder.change(best, runner_up, lesson.sizes.RESAMPLES, lesson.seed)
+    rungs = len(ladder.intervals)
+    beside = (f"{best} − {runner_up} (the runner-up), on the same pairs: {gap.described()}: "
+              + ("the best rung is apart from the next." if gap.apart else "the two are tied.")
+              + f" {rungs} rungs are each read at 95 %: if none changed anything, at least one would still look apart "
+              f"up to {1 - 0.95 ** rungs:.0%} of the time (Bonferroni: read each at {1 - 0.05 / rungs:.2%} to keep 95 % "
+              "for all of them together), so a lone rung just apart from zero is weak evidence.")
     figure = interval_forest_figure({f"{name} − {NO_FIX}": interval for name, interval in ladder.intervals.items()},
                                     f"{lesson.subject.name}: each fix's change of the seven-set mean Spearman")
-    return Report(table, said, figure, verdicts=verdict(NOTEBOOK, "the fix this model needs", ladder.needed or "none"))
+    verdicts = verdict(NOTEBOOK, "the fix this model needs", ladder.needed or "none")
+    verdicts |= verdict(NOTEBOOK, "the best rung against the runner-up", gap.verdict)
+    return Report(table, said, beside, figure, verdicts=verdicts)
 
 
 def plane_report(lesson: Lesson07, ladder: Ladder | None) -> Report:
-    """§6: ℓ_align against ℓ_uniform for the model and every rung (06's plane), and SimCSE §7's claim checked."""
+    """§6: ℓ_align against ℓ_uniform for the model and every rung (06's plane), each rung's move with its intervals, and
+    whether whitening and the flow move as SimCSE §7 reports, read from those intervals."""
     from sbert_workbook.training.contrastive_plots import alignment_uniformity_plane_figure
 
-    if ladder is None:
-        lesson.found.skipped["alignment and uniformity"] = _why_not(lesson)
-        return Report(f"No plane: {_why_not(lesson)}.")
-    try:
-        points = plane.plane_points(lesson.pairs, lesson.sets["stsb"], ladder.fitted, lesson.sizes.UNIFORMITY_SENTENCES)
-    except plane.TooFewPositivesError as why:
-        lesson.found.skipped["alignment and uniformity"] = str(why)
-        return Report(f"No plane: {why}.")
-    lesson.found.plane = points
-    start = points.loc[NO_FIX]
-    whitening = next(name for name in points.index if name.startswith("whitening"))
-    moves = {name: f"{'more' if points.loc[name, 'uniformity'] < start['uniformity'] else 'less'} uniform, "
-                   f"{'less' if points.loc[name, 'alignment'] > start['alignment'] else 'more'} aligned"
-             for name in (whitening, "flow")}
+    run.measure_plane(lesson.found, lesson.sample)
+    points, moves = lesson.found.plane, lesson.found.plane_moves
+    if points is None:
+        return Report(f"No plane: {lesson.found.skipped.get('alignment and uniformity', _why_not(lesson))}.")
     table = _captioned(points.round(3), lesson, f"alignment over {points.attrs['positives']}; uniformity over "
                                                 f"{points.attrs['uniformity over']}")
-    verdicts = {}
+    whitening = next(name for name in moves if name.startswith("whitening"))
+    lines, verdicts = [], {}
     for name, move in moves.items():
-        verdicts |= verdict(NOTEBOOK, f"{name.split('-')[0]} against the model on the plane", move)
-    return Report(table, "; ".join(f"{name}: {move}" for name, move in moves.items())
-                  + " (SimCSE §7: post-processing makes a space more uniform and less aligned).",
+        lines.append(f"{name}: alignment {move['alignment'].described()}; uniformity {move['uniformity'].described()}: "
+                     f"{plane.move_words(move)}")
+    for name in (whitening, "flow"):
+        verdicts |= verdict(NOTEBOOK, f"{name.split('-')[0]} against the model on the plane", plane.move_words(moves[name]))
+        verdicts |= verdict(NOTEBOOK, f"{name.split('-')[0]} moves as SimCSE §7 reports (more uniform, less aligned)",
+                            plane.simcse_pattern(moves[name]))
+    said = "; ".join(f"{name}: {plane.move_words(moves[name])} (as SimCSE §7 reports: {plane.simcse_pattern(moves[name])})"
+                     for name in (whitening, "flow"))
+    return Report(table, said + ".", "Each move, fixed − model (lower is better on both axes):\n" + "\n".join(lines),
                   alignment_uniformity_plane_figure(points), verdicts=verdicts)
 
 
@@ -95,12 +99,9 @@ def page_report(lesson: Lesson07, folder="diagnosis") -> Report:
 def zoo_report(lesson: Lesson07) -> Report:
     """§8: the headline of every other model that loads here (offline: the embedded model, bert-base-uncased when its
     cache is there, 01's tiny MLM, GloVe), and why any did not run."""
-    from sbert_workbook.diagnosis.run import diagnose
-
     rows, seen = {lesson.subject.name: _row(lesson.found, "this notebook's MODEL")}, {lesson.subject.name}
-    sizes = {"pairs_per_set": lesson.sizes.ZOO_PAIRS_PER_SET, "queries_per_bucket": lesson.sizes.QUERIES_PER_BUCKET,
-             "uniformity_sentences": lesson.sizes.UNIFORMITY_SENTENCES, "resamples": lesson.sizes.RESAMPLES,
-             "tiny_steps": lesson.sizes.TINY_STEPS, "wordfreq_words": lesson.sizes.WORDFREQ_WORDS}
+    sizes = {name: getattr(lesson.sizes, entry) for name, entry in run.SIZE_NAMES.items()}
+    sizes["pairs_per_set"] = lesson.sizes.ZOO_PAIRS_PER_SET
     for name in ZOO:
         started = time.perf_counter()
         try:
@@ -108,7 +109,7 @@ def zoo_report(lesson: Lesson07) -> Report:
             if identity in seen:
                 rows[name] = {"ran": f"no: {name!r} is {identity}, already a row above"}
                 continue
-            found = diagnose(name, lesson.seed, lesson.device, progress=False, **sizes)
+            found = run.diagnose(name, lesson.seed, lesson.device, progress=False, **sizes)
         except (RuntimeError, ImportError, OSError) as why:  # no such model here, GloVe not installed, no data
             rows[name] = {"ran": f"no: {str(why).split('. ')[0]}"}
             continue
@@ -133,4 +134,6 @@ def _row(found, ran: str) -> dict:
     return {"ran": ran, "kind": found.kind, "IsoScore": round(head["IsoScore"], 3),
             "IsoScore, isotropic data this size": round(found.cone["IsoScore of isotropic data this size"], 3),
             "mean cosine": round(found.cone["mean cosine of random pairs"], 3),
-            "top-3 rogue share": round(head["their share of E cos"], 2), "verdict": head["verdict"]}
+            "top-3 rogue share": "undefined (E cos near 0)" if head["their share of E cos"] is None
+            else round(head["their share of E cos"], 2),
+            "order without them (Spearman)": round(head["order without them (Spearman)"], 3), "verdict": head["verdict"]}

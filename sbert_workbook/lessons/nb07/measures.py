@@ -15,10 +15,10 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from sbert_workbook.diagnosis import cone, fixes, frequency, rogue
-from sbert_workbook.diagnosis.ladder import PairVectors, climb, effect
-from sbert_workbook.diagnosis.run import Diagnosis, sentences_of
-from sbert_workbook.diagnosis.subjects import Subject, load_subject
+from sbert_workbook.diagnosis import cone, frequency, rogue, run
+from sbert_workbook.diagnosis.ladder import PairVectors, effect
+from sbert_workbook.diagnosis.run import Diagnosis, Sample
+from sbert_workbook.diagnosis.subjects import Subject
 from sbert_workbook.evaluation.interval_plots import interval_forest_figure
 from sbert_workbook.evaluation.provenance import with_provenance
 from sbert_workbook.lessons.report import Report, verdict
@@ -32,11 +32,24 @@ FAR_BELOW = 0.5
 
 @dataclass
 class Lesson07(Lesson):
-    subject: Subject | None = None
-    sets: dict | None = None  # the seven STS samples (None for a model that reads only its toy language)
-    pairs: PairVectors | None = None  # every sentence's vector, looked up per pair
-    vectors: np.ndarray | None = None  # (sentences, d): what the cone and the rogue dimensions read
-    found: Diagnosis | None = None  # the diagnosis, filled in section by section
+    sample: Sample | None = None  # the subject, the STS samples, every sentence and its vector: what each step reads
+    found: Diagnosis | None = None  # the diagnosis, filled in section by section by the steps the CLI runs whole
+
+    @property
+    def subject(self) -> Subject:
+        return self.sample.subject
+
+    @property
+    def sets(self) -> dict | None:
+        return self.sample.sets
+
+    @property
+    def vectors(self) -> np.ndarray:
+        return self.sample.vectors
+
+    @property
+    def pairs(self) -> PairVectors | None:
+        return self.sample.pairs
 
     @property
     def split(self) -> str:
@@ -47,21 +60,15 @@ class Lesson07(Lesson):
 
 
 def begin(quick="auto", model="auto", seed=0, device=None, sizes=None) -> Lesson07:
-    """Set the lesson up: load MODEL (printing which pooling runs and why), sample the STS sets, encode their sentences."""
+    """Set the lesson up: load MODEL (printing which pooling runs and why), sample the STS sets, encode their sentences
+    (:func:`sbert_workbook.diagnosis.run.start`, at this mode's sizes from the manifest)."""
     lesson = begin_lesson(NOTEBOOK, quick, model, seed, device, sizes)
-    s = lesson.sizes
-    subject = load_subject(model, lesson.device, seed, s.TINY_STEPS, wordfreq_words=s.WORDFREQ_WORDS)
-    sets, sentences = sentences_of(subject, s.PAIRS_PER_SET, seed)
+    sizes = {name: getattr(lesson.sizes, entry) for name, entry in run.SIZE_NAMES.items()}
     started = time.perf_counter()
-    vectors = subject.embed(sentences)
-    print(f"{subject.name}: {len(sentences)} sentences encoded in {time.perf_counter() - started:.0f} s "
-          f"({vectors.shape[1]} dimensions)")
-    settings = {"pairs_per_set": s.PAIRS_PER_SET, "queries_per_bucket": s.QUERIES_PER_BUCKET,
-                "uniformity_sentences": s.UNIFORMITY_SENTENCES, "resamples": s.RESAMPLES, "tiny_steps": s.TINY_STEPS,
-                "wordfreq_words": s.WORDFREQ_WORDS}
-    found = Diagnosis(subject.name, subject.described, subject.kind, settings, {}, np.zeros(1))
-    return Lesson07(**vars(lesson), subject=subject, sets=sets, vectors=vectors, found=found,
-                    pairs=PairVectors(sets, sentences, vectors) if sets else None)
+    found, sample = run.start(model, seed, lesson.device, **sizes)
+    print(f"{sample.subject.name}: {len(sample.sentences)} sentences loaded and encoded in "
+          f"{time.perf_counter() - started:.0f} s ({sample.vectors.shape[1]} dimensions)")
+    return Lesson07(**vars(lesson), sample=sample, found=found)
 
 
 def _captioned(table: pd.DataFrame, lesson: Lesson07, aggregation: str) -> pd.DataFrame:
@@ -82,7 +89,8 @@ def predict_cone(lesson: Lesson07):
     """§2's predict question: will this model's IsoScore sit far below isotropic data of the same size?"""
     from sbert_workbook.app.predict import predict_question
 
-    measures = cone.cone_measures(lesson.vectors, lesson.seed)
+    run.measure_cone(lesson.found, lesson.sample)
+    measures = lesson.found.cone
     options = ["Far below it (less than half)", "Close to it (half or more)"]
     far = measures["IsoScore"] < FAR_BELOW * measures["IsoScore of isotropic data this size"]
     return predict_question(
@@ -98,8 +106,8 @@ def cone_report(lesson: Lesson07, students_isoscore) -> Report:
     from sbert_workbook.anisotropy.plots import variance_spectrum_figure
     from sbert_workbook.evaluation.geometry import principal_variance_ratios
 
-    measures = cone.cone_measures(lesson.vectors, lesson.seed)
-    lesson.found.cone = measures
+    run.measure_cone(lesson.found, lesson.sample)
+    measures = lesson.found.cone
     theirs, ours = float(students_isoscore(lesson.vectors)), measures["IsoScore"]
     same = "matches" if np.isclose(theirs, ours, atol=1e-9) else f"differs from ({theirs:.4f})"
     reference = measures["IsoScore of isotropic data this size"]
@@ -111,43 +119,60 @@ def cone_report(lesson: Lesson07, students_isoscore) -> Report:
                                        "isotropic Gaussian, same size": principal_variance_ratios(isotropic)})
     return Report(table, f"The IsoScore cell above {same} sbert_workbook.diagnosis.cone.isoscore ({ours:.4f}). "
                   f"{lesson.subject.name} scores {ours:.3f}, {reading} the {reference:.3f} that isotropic data of this "
-                  f"size scores; its mean cosine of random pairs is {measures['mean cosine of random pairs']:.3f}.", figure,
+                  f"size scores: as if {measures['dimensions used equally, as IsoScore reads']:.0f} of its "
+                  f"{measures['dimensions']:.0f} dimensions were used equally and the rest not at all (isotropic data "
+                  f"this size: {cone.dimensions_used(reference, int(measures['dimensions'])):.0f}); its mean cosine of "
+                  f"random pairs is {measures['mean cosine of random pairs']:.3f}.", figure,
                   verdicts=verdict(NOTEBOOK, "IsoScore against isotropic data of the same size", reading))
 
 
 def rogue_report(lesson: Lesson07) -> Report:
-    """§3: each dimension's contribution to the expected cosine, the top three, and STS after standardising."""
+    """§3: each dimension's contribution to the expected cosine, the top three (their share where one is defined),
+    the informativity test (the order of the pairs without them) and STS after standardising."""
     import plotly.graph_objects as go
 
-    contributions = rogue.cosine_contributions(lesson.vectors)
-    lesson.found.contributions = contributions
-    top, share = lesson.found.rogue, lesson.found.rogue_share
+    found = lesson.found
+    run.measure_rogue(found, lesson.sample)
+    contributions, top, share = found.contributions, found.rogue, found.rogue_share
     order = np.argsort(-np.abs(contributions))[:20]
     figure = go.Figure(go.Bar(x=[f"dim {i}" for i in order], y=contributions[order]))
     figure.update_layout(title=f"CC(i), the 20 largest of {len(contributions)} (they sum to E cos = {contributions.sum():.3f})",
                          yaxis_title="contribution to E cos")
-    most = "most" if share > 0.5 else "a minority"
-    parts = [_captioned(top.round(4), lesson, "exact mean over all pairs i ≠ j"),
-             f"Dimensions {', '.join(map(str, top.index))} carry {share:.0%} of the expected cosine "
-             f"{contributions.sum():.3f}: {most} of it.", figure]
-    verdicts = verdict(NOTEBOOK, "the top three dimensions' share of the expected cosine", most)
-    if lesson.pairs is not None:
-        interval = climb({"standardised": fixes.standardise}, lesson.pairs, lesson.seed, lesson.sizes.RESAMPLES).intervals["standardised"]
-        lesson.found.standardisation = interval
-        parts += [f"STS when every dimension is standardised (Timkey & van Schijndel's protocol): {interval.described()}",
+    dimensions = ", ".join(map(str, top.index))
+    if share is None:
+        level = "undefined (E cos near 0)"
+        said = (f"E cos is {contributions.sum():.3f}, within {rogue.MIN_EXPECTED_COSINE} of 0 (or a share falls outside "
+                f"0–1), so a share of it is undefined; read the contributions: dimensions {dimensions} add "
+                f"{top['CC(i)'].sum():+.4f} to it.")
+        shown = top[["CC(i)"]]
+    else:
+        level = "most" if share > 0.5 else "a minority"
+        said = f"Dimensions {dimensions} carry {share:.0%} of the expected cosine {contributions.sum():.3f}: {level} of it."
+        shown = top
+    ordered = found.informativity
+    kept = rogue.order_verdict(ordered)
+    parts = [_captioned(shown.round(4), lesson, "exact mean over all pairs i ≠ j"), said, figure,
+             f"Informativity: Spearman between every pair's cosine with all {len(contributions)} dimensions and without "
+             f"{dimensions}, over {'the STS test pairs' if lesson.pairs is not None else 'random pairs'}: "
+             f"{ordered.described()}. Read against {rogue.ORDER_KEPT} (the whole interval at or above it: the order is "
+             f"kept; below it: the pairs are reordered): {kept}."]
+    verdicts = verdict(NOTEBOOK, "the top three dimensions' share of the expected cosine", level)
+    verdicts |= verdict(NOTEBOOK, "the order of the pairs without the top three dimensions", kept)
+    if found.standardisation is not None:
+        interval = found.standardisation
+        parts += [f"STS when every dimension is standardised (the workbook's adaptation of Timkey & van Schijndel's "
+                  f"standardisation to pooled sentence vectors and STS): {interval.described()}",
                   interval_forest_figure({"standardised − as is": interval}, "Seven-set mean Spearman, standardised vs as is")]
         verdicts |= verdict(NOTEBOOK, "STS after standardising the dimensions", effect(interval))
     else:
-        lesson.found.skipped["rogue dimensions' STS"] = _why_not(lesson)
         parts.append(f"No STS here: {_why_not(lesson)}.")
     return Report(*parts, verdicts=verdicts)
 
 
 def frequency_report(lesson: Lesson07) -> Report:
     """§4: BERT-flow Table 1 for this model's word vectors: norm and 3-NN distance per frequency bucket."""
-    vectors, ranks, source = lesson.subject.word_vectors()
-    table = frequency.frequency_table(vectors, ranks, lesson.sizes.QUERIES_PER_BUCKET, lesson.seed)
-    lesson.found.frequency = table
+    source = run.measure_frequency(lesson.found, lesson.sample)
+    table = lesson.found.frequency
     findings = frequency.frequency_findings(table)
     table = with_provenance(table.round(3), model=lesson.subject.name, pooling="none: word vectors (input embeddings)",
                             aggregation="mean per frequency-rank bucket", split=f"ranks from {source}")
