@@ -121,8 +121,9 @@ def room_summary(room: int, room_app: str, capacity: int, from_memory: bool) -> 
     if room == 0:
         return f"Room: {held}. Each page starts its kernel when it opens (--room N starts them ahead)."
     ready = min(room, capacity)
-    return (f"Room: {ready} kernels of {room_app} start now, each with the explorer run, so {ready} visitors arriving at "
-            f"once see it without waiting, once they have run it (the machine is busy until then); {held}.")
+    return (f"Room: {ready} kernels of {room_app} start now and each runs the explorer; the app prints \"let the room in\" "
+            f"when all {ready} are ready, and keeps {ready} ready for as long as it runs (a taken kernel is replaced "
+            f"{REFILL_AFTER_S} s later), so {ready} visitors arriving at once see it without waiting; {held}.")
 
 
 def capacity_options(max_kernels: int) -> list[str]:
@@ -166,26 +167,43 @@ def write_pool_config(room: int, room_app: str, folder: Path | None = None) -> P
 
 
 def _room_kernel_manager_class():
+    import time
+
     from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
     from tornado.web import HTTPError
     from traitlets import Int
 
+    from sbert_workbook.app.room_pool import UNCLAIMED_GRACE_S
+
     class RoomKernelManager(AsyncMappingKernelManager):
         """Voilà's kernel manager that starts at most ``max_kernels`` kernels; past that a visitor gets a 503 page
-        saying the room is full (and a preheated pool stops refilling until kernels go)."""
+        saying the room is full (and a preheated pool waits for a free place, :mod:`sbert_workbook.app.room_pool`).
+
+        The idle culler takes only kernels a visitor has left: never one waiting in the preheated pool, and one handed
+        to a page that has not connected yet only after ``unclaimed_grace_s`` (the page is gone, not slow)."""
 
         max_kernels = Int(0, config=True, help="The most kernels at once (0: no limit).")
+        unclaimed_grace_s = Int(UNCLAIMED_GRACE_S, config=True,
+                                help="Seconds a kernel no page has connected to is kept from the culler.")
 
         def __init__(self, **kwargs):
             super().__init__(**kwargs)
             self._starting: set[str] = set()
+            self._connected_once: set[str] = set()
+            self._unclaimed_since: dict[str, float] = {}
+
+        def kernels_held(self) -> int:
+            """Kernels running or starting: what counts against ``max_kernels``."""
+            return len(set(self._kernels) | self._starting)
+
+        def room_is_full(self) -> bool:
+            return bool(self.max_kernels) and self.kernels_held() >= self.max_kernels
 
         async def start_kernel(self, *args, kernel_id: str | None = None, **kwargs):
             if kernel_id is not None and kernel_id in self:
                 return await super().start_kernel(*args, kernel_id=kernel_id, **kwargs)
-            held = len(set(self._kernels) | self._starting)
-            if self.max_kernels and held >= self.max_kernels:
-                raise HTTPError(503, log_message=f"{held} kernels run, the most this machine holds "
+            if self.room_is_full():
+                raise HTTPError(503, log_message=f"{self.kernels_held()} kernels run, the most this machine holds "
                                 f"(--max-kernels {self.max_kernels}); a visitor was asked to come back.",
                                 reason=ROOM_FULL_TITLE)
             kernel_id = kernel_id or self.new_kernel_id()
@@ -194,6 +212,33 @@ def _room_kernel_manager_class():
                 return await super().start_kernel(*args, kernel_id=kernel_id, **kwargs)
             finally:
                 self._starting.discard(kernel_id)
+
+        def notify_connect(self, kernel_id):
+            self._connected_once.add(kernel_id)
+            return super().notify_connect(kernel_id)
+
+        def waits_in_pool(self, kernel_id: str) -> bool:
+            """Whether ``kernel_id`` is a preheated kernel no visitor has been handed yet."""
+            for pool in getattr(self, "_pools", {}).values():
+                for task in pool:
+                    if task.done() and not task.cancelled() and task.exception() is None \
+                            and task.result().get("kernel_id") == kernel_id:
+                        return True
+            return False
+
+        async def cull_kernel_if_idle(self, kernel_id):
+            if self.waits_in_pool(kernel_id):
+                return None
+            if kernel_id not in self._connected_once:
+                since = self._unclaimed_since.setdefault(kernel_id, time.monotonic())
+                if time.monotonic() - since < self.unclaimed_grace_s:
+                    return None
+            return await super().cull_kernel_if_idle(kernel_id)
+
+        async def shutdown_kernel(self, kernel_id, *args, **kwargs):
+            self._connected_once.discard(kernel_id)
+            self._unclaimed_since.pop(kernel_id, None)
+            return await super().shutdown_kernel(kernel_id, *args, **kwargs)
 
     return RoomKernelManager
 
