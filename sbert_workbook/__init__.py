@@ -3,6 +3,7 @@
 The notebooks (``notebooks/NN_topic.ipynb``) are the lessons; this package is the tool
 they teach with. Each function's docstring names the notebook that introduces it; ``00_start_here.ipynb`` is the way in.
 """
+from sbert_workbook import about
 from sbert_workbook.data import REGISTRY, SEVEN_STS_SETS, DataFormatError, DataNotFoundError, NliData, StsData, load_nli, load_sts
 from sbert_workbook.devices import half_precision_dtype, pick_device, precision_name
 from sbert_workbook.encoding.encoder import Encoder, load_encoder
@@ -16,7 +17,7 @@ from sbert_workbook.app.memory import NotEnoughMemoryError, check_memory
 from sbert_workbook.training.siamese import SiameseModel
 from sbert_workbook.training.fitting import TrainingConfig, fit
 
-__version__ = "0.1.0"
+__version__ = about.version()  # pyproject.toml's, once (sbert_workbook/about.py)
 
 __all__ = [
     "DataFormatError", "DataNotFoundError", "Encoder", "ModelNotFoundError", "NliData", "POOLINGS", "REGISTRY",

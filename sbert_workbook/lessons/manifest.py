@@ -1,5 +1,5 @@
-"""A lesson's manifest: the one place that says how big its runs are, which equations it teaches and where each paper
-result is shown.
+"""A lesson's manifest: the one place that says what a student can do after it, how big its runs are, which equations it
+teaches and where each paper result is shown.
 
 Every notebook ``NN_topic`` has ``sbert_workbook/lessons/manifests/nbNN.py`` holding one :class:`Manifest`. Its
 :class:`Size` entries give each size the lesson runs at in every mode: ``quick`` (the student's mode on a laptop
@@ -69,6 +69,9 @@ class Manifest:
     """Everything about one lesson that is not the lesson's prose or code."""
 
     notebook: str  # "06_contrastive_simcse"
+    #: What a student can do after the lesson, two or three, each a task a teacher can check ("after 05 a student
+    #: can …", lower-case, no full stop): 00's map, TEACHING.md's objectives and the book's handouts show them.
+    objectives: tuple[str, ...] = ()
     sizes: dict[str, Size] = field(default_factory=dict)
     equations: tuple[Equation, ...] = ()
     paper_map: tuple[PaperLink, ...] = ()

@@ -9,4 +9,9 @@ from sbert_workbook.lessons.manifest import Equation, Manifest, PaperLink, Size
 
 MANIFEST = Manifest(
     notebook="00_start_here",
+    objectives=(
+        'run `python -m sbert_workbook doctor` and say which model `"auto"` chose and why',
+        "compute the cosine of two sentence vectors by hand",
+        "switch model, mode and device in a notebook's parameters cell",
+    ),
 )

@@ -9,6 +9,10 @@ from sbert_workbook.lessons.manifest import Equation, Manifest, PaperLink, Size
 
 MANIFEST = Manifest(
     notebook="01_mlm_to_similarity",
+    objectives=(
+        "say why a masked LM's logits h_cᵀw_x should track PMI(x, c) + log p(x)",
+        "check that claim on a tiny BERT trained on a language whose PMI is known",
+    ),
     sizes={
         "TRAIN_STEPS": Size("training steps of the tiny MLM (batch 128)", quick=400, full=4000, standin=40),
         "HIDDEN_SIZE": Size("width of the tiny BERT", quick=64, full=64),

@@ -9,6 +9,11 @@ from sbert_workbook.lessons.manifest import Equation, Manifest, PaperLink, Size
 
 MANIFEST = Manifest(
     notebook="02_anisotropy",
+    objectives=(
+        "measure anisotropy as the mean cosine of unrelated sentences",
+        "show how a word's frequency biases its vector's norm and neighbours",
+        "compute the alignment and uniformity of a set of embeddings",
+    ),
     sizes={
         "N_PER_DATASET": Size("sentences per data set (STS-B, SICK, SNLI) in the 3-D view", quick=100, full=800, standin=16),
         "STSB_PAIRS": Size("STS-B test pairs for the cone, the spectrum and alignment/uniformity (None: all 1379)",

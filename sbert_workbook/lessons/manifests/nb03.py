@@ -9,6 +9,11 @@ from sbert_workbook.lessons.manifest import Equation, Manifest, PaperLink, Size
 
 MANIFEST = Manifest(
     notebook="03_pooling_and_sts",
+    objectives=(
+        "score a model on STS (Spearman of cosines against gold) and tell `all` from `wmean`",
+        "compare poolings and GloVe, calling two rows apart only when a 95 % interval excludes 0",
+        "say why search retrieves with a bi-encoder and reranks with a cross-encoder",
+    ),
     sizes={
         "PAIRS_PER_SET": Size("pairs per STS test set, §3's table and everything read from it (None: every pair)",
                               quick=500, full=None, suite=20, standin=8),

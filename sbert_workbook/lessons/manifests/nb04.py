@@ -16,6 +16,11 @@ PAPER_SEEDS, PAPER_STSB_EPOCHS = SBERT_STSB_RECIPE.settings["seeds"], SBERT_STSB
 
 MANIFEST = Manifest(
     notebook="04_siamese_finetuning",
+    objectives=(
+        "write Sentence-BERT's classification, regression, triplet and in-batch-negatives objectives",
+        "count the passes a cross-encoder and a bi-encoder need for n sentences",
+        "fine-tune with `fit` and read, over seeds, whether STS moved",
+    ),
     sizes={
         "BATCH_SIZE": Size("pairs per training step in every run (SBERT §3.1's batch)", quick=SBERT_NLI_RECIPE.settings["batch size"],
                            full=SBERT_NLI_RECIPE.settings["batch size"], standin=2),

@@ -9,6 +9,11 @@ from sbert_workbook.lessons.manifest import Equation, Manifest, PaperLink, Size
 
 MANIFEST = Manifest(
     notebook="05_bert_flow",
+    objectives=(
+        "calibrate frozen embeddings with SN, NATSV, whitening and BERT-flow",
+        "apply the change of variables to a flow's log-likelihood",
+        "say from the seven-set table where calibration helps",
+    ),
     sizes={
         "PAIRS_PER_SET": Size("STS pairs per test set, and STS-B dev pairs (NATSV's k, §8) (None: every pair)",
                               quick=1000, full=None, suite=20, standin=4),

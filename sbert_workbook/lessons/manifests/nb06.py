@@ -13,6 +13,10 @@ from sbert_workbook.lessons.manifest import Equation, Manifest, PaperLink, Size
 
 MANIFEST = Manifest(
     notebook="06_contrastive_simcse",
+    objectives=(
+        "write InfoNCE and train SimCSE with dropout noise and with NLI hard negatives",
+        "place trained and post-processed models on the alignment–uniformity plane",
+    ),
     sizes={
         "STEPS": Size("optimizer steps per run from the start model (None: one epoch of its data; full_on_cpu: full-size evaluation, training capped here)", quick=8, full=None,
                       suite=4, standin=1, full_on_cpu=20),

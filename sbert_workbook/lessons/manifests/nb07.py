@@ -10,9 +10,8 @@ from sbert_workbook.lessons.manifest import Equation, Manifest, PaperLink, Size
 MANIFEST = Manifest(
     notebook="07_your_model",
     objectives=(
-        "diagnose any model with the cone, IsoScore, rogue dimensions and frequency",
-        "choose the fix a model needs from the fix ladder's intervals, and keep its report (`python -m "
-        "sbert_workbook diagnose MODEL`)",
+        "diagnose any model: the cone, IsoScore, rogue dimensions and frequency",
+        "pick the fix a model needs from the fix ladder's intervals, and keep its report",
     ),
     sizes={
         "PAIRS_PER_SET": Size("test pairs sampled from each of the seven STS sets (None: all); their sentences are the "

@@ -10,6 +10,10 @@ from sbert_workbook.lessons.manifest import Equation, Manifest, PaperLink, Size
 
 MANIFEST = Manifest(
     notebook="08_what_an_embedding_costs",
+    objectives=(
+        "measure what a vector costs in bytes and milliseconds, and what int8, binary and fewer dimensions keep",
+        "pick a saving for a given budget from the cost–quality plane",
+    ),
     sizes={
         "PAIRS_PER_SET": Size("test pairs sampled from each of the seven STS sets (None: all)", quick=300, full=None,
                               suite=12, standin=4),
