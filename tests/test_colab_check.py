@@ -96,3 +96,71 @@ def test_a_temporary_folder_inside_the_checkout_is_refused(monkeypatch):
     monkeypatch.setattr("tempfile.gettempdir", lambda: str(REPO / "build" / "tmp"))
     with pytest.raises(SystemExit, match="lies inside the checkout"):
         colab_check.scratch_parent(REPO)
+
+
+# --- which Colab image constraints-colab.txt copies ------------------------------------------------------------------
+
+CONSTRAINTS = (REPO / colab_check.CONSTRAINTS_FILE).read_text(encoding="utf-8")
+
+
+def test_constraints_colab_copies_colab_s_newest_image():
+    """Fails once NEWEST_COLAB_IMAGE records an image newer than the one constraints-colab.txt names (a refresh is due)."""
+    assert colab_check.image_problems(CONSTRAINTS) == []
+
+
+def test_an_older_image_or_a_missing_header_is_caught():
+    older = CONSTRAINTS.replace(f"# colab-image: {colab_check.NEWEST_COLAB_IMAGE[0]}", "# colab-image: 2026-06-01")
+    assert older != CONSTRAINTS, "the header's image line should carry NEWEST_COLAB_IMAGE's date"
+    (problem,) = colab_check.image_problems(older)
+    assert "copies Colab's image of 2026-06-01" in problem and colab_check.NEWEST_COLAB_IMAGE[0] in problem
+    newer = ("2027-01-02", "A newer image")
+    assert colab_check.image_problems(CONSTRAINTS, newest=newer)[0].endswith("and run ./workbook colab-check")
+    with pytest.raises(ValueError, match="colab-python"):
+        colab_check.colab_image("torch==2.11.0\n")
+
+
+def test_the_front_door_runs_the_python_the_constraints_name_and_pyproject_allows():
+    import subprocess
+    import tomllib
+
+    from packaging.specifiers import SpecifierSet
+
+    _date, _title, python = colab_check.colab_image(CONSTRAINTS)
+    found = subprocess.run(["bash", "-c", "source ./workbook && colab_python"], cwd=REPO, capture_output=True, text=True)
+    assert found.stdout.strip() == python, found.stderr
+    requires = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]["requires-python"]
+    assert f"{python}.0" in SpecifierSet(requires)
+
+
+def test_every_line_of_the_constraints_is_a_pin_and_torch_is_colab_s_release():
+    pins = colab_check.pinned_versions(REPO / colab_check.CONSTRAINTS_FILE)
+    assert {"torch", "transformers", "sentence-transformers", "numpy", "huggingface_hub"} <= set(pins)
+    assert "+" not in pins["torch"], "pin torch's release: PyPI has no +cu128 build, and the check ignores build labels"
+
+
+# --- --standin: the branch an online Colab user's MODEL = "auto" takes --------------------------------------------
+
+def test_standin_runs_each_notebook_at_its_standin_sizes_with_the_standin_in_the_hub_cache(checked_without_kernels,
+                                                                                            monkeypatch, tmp_path, capsys):
+    from sbert_workbook.app.runbook import sizes_parameters
+
+    monkeypatch.setattr("sbert_workbook.app.bert_base_standin.write_bert_base_standin",
+                        lambda hf_home: {"HF_HOME": str(hf_home), "HF_HUB_OFFLINE": "1"})
+    loaded, other = tmp_path / "loaded.ipynb", tmp_path / "other.ipynb"
+    loaded.write_text(f'{{"text": "{colab_check.LOADED_BERT_BASE} at ..."}}', encoding="utf-8")
+    other.write_text('{"text": "the embedded all-MiniLM-L6-v2"}', encoding="utf-8")
+    runs = [NotebookRun(Path("03_pooling_and_sts.ipynb"), loaded, Path("h"), 1.0),
+            NotebookRun(Path("04_siamese_finetuning.ipynb"), other, Path("h"), 1.0),
+            _fake_run("05_bert_flow.ipynb", "RuntimeError: boom")]
+    monkeypatch.setattr("sbert_workbook.app.runbook.run_all",
+                        lambda *args, **kwargs: checked_without_kernels.append(kwargs) or runs)
+    assert colab_check.main(["--checkout", str(REPO), "--standin"]) == 1
+    (call,) = checked_without_kernels
+    assert call["build_dir"] == REPO / colab_check.STANDIN_RUNS and call["alone_in"] is not None
+    assert call["env"]["HF_HUB_OFFLINE"] == "1" and "HF_HOME" in call["env"] and "SBERT_WORKBOOK_DATA" in call["env"]
+    notebook = REPO / "notebooks" / "04_siamese_finetuning.ipynb"
+    assert call["parameters"](notebook) == sizes_parameters(notebook, "standin")
+    assert [run.error for run in runs] == [None, "it never loaded bert-base-uncased from the hub cache: 'auto' took "
+                                           "another model", "RuntimeError: boom"]
+    assert "on the bert-base-uncased stand-in at its sizes" in capsys.readouterr().out
+

@@ -72,7 +72,7 @@ def test_the_colab_constraints_satisfy_every_core_floor():
         name = req.name.lower().replace("_", "-")
         if name in pins:
             assert req.specifier.contains(pins[name]), f"{req} would replace Colab's {name}=={pins[name]}"
-    assert pins["ipywidgets"] == "7.7.1" and pins["plotly"] == "5.24.1" and pins["torch"] == "2.13.0"
+    assert pins["ipywidgets"] == "7.7.1" and pins["plotly"] == "5.24.1" and pins["torch"] == "2.11.0"
 
 
 def test_ci_checks_the_notebooks_against_colab_after_the_readme_test_command():

@@ -1,22 +1,27 @@
-"""``./workbook colab-check``: every notebook in quick mode as Google Colab runs it.
+"""``./workbook colab-check``: every notebook as Google Colab runs it.
 
 Colab's setup cell runs ``pip install "sbert-workbook @ git+…"``: pip builds a wheel from a clone and installs it,
 not editable, into site-packages, and the notebook sits alone in ``/content``. ``./workbook colab-check`` does the
 same here: it builds the wheel from a fresh copy of the working tree, installs it non-editable into a second
-virtual environment (``build/colab-venv``) on Python 3.12 as Colab runs (another Python, with the reason printed,
-where this machine has none) with ``constraints-colab.txt`` holding Colab's versions, plus nbclient, ipykernel and
-nbconvert to run the notebooks, then runs this module there from outside the checkout. It checks that pip kept every
-pinned version, that the kernel is this environment's Python and that the kernel imports the installed package and
-finds no checkout (:func:`kernel_view`); then it runs each notebook alone in an empty temporary folder, with data only
-where a Colab user has it: ``$SBERT_WORKBOOK_DATA`` (here the shared data, the stand-in for the hub) and the package
-itself. It prints a table: notebook, time, result. README, "Colab", explains the check; ``00_start_here.ipynb`` shows
-the Colab badge it stands behind.
+virtual environment (``build/colab-venv``) on Colab's Python (the one ``constraints-colab.txt`` names, found where
+this machine has it; another, with the reason printed, where it has none) with ``constraints-colab.txt`` holding
+Colab's versions, plus nbclient, ipykernel and nbconvert to run the notebooks, then runs this module there from
+outside the checkout. It checks that pip kept every pinned version, that the kernel is this environment's Python and
+that the kernel imports the installed package and finds no checkout (:func:`kernel_view`); then it runs each
+notebook alone in an empty temporary folder, with data only where a Colab user has it: ``$SBERT_WORKBOOK_DATA``
+(here the shared data, the stand-in for the hub) and the package itself. By default each runs in quick mode as
+shipped (offline, so ``MODEL = "auto"`` is the embedded model); with ``--standin`` each runs on the branch an online
+Colab user's ``auto`` takes, bert-base-uncased, as a stand-in of its shapes (:mod:`sbert_workbook.app.bert_base_standin`)
+at the manifests' ``standin`` sizes, and fails when it never loaded it: ``.ci/run`` runs that, and the test suite's
+stand-in tests read those runs (``--standin-runs``). It prints a table: notebook, time, result. README, "Colab",
+explains the check; ``00_start_here.ipynb`` shows the Colab badge it stands behind.
 """
 from __future__ import annotations
 
 import argparse
 import json
 import os
+import re
 import sys
 import sysconfig
 import tempfile
@@ -26,6 +31,33 @@ from pathlib import Path
 from sbert_workbook.data.finding import DATA_ENV_VAR, repo_root
 
 CONSTRAINTS_FILE = "constraints-colab.txt"
+#: The newest Colab runtime image this project knows of (googlecolab/backend-info's ``pip-freeze.gpu.txt``): its date
+#: and the title of the commit that brought it. When Colab moves again, record the new image here, and
+#: tests/test_colab_check.py fails until ``constraints-colab.txt`` copies it.
+NEWEST_COLAB_IMAGE = ("2026-08-19", "Upgrade to Python 3.13")
+#: ``# colab-image: 2026-08-19 "title" (source)`` and ``# colab-python: 3.13``, the header lines of constraints-colab.txt
+#: that say which image it copies (``./workbook colab-check`` reads the second to find the Python).
+_IMAGE_LINE = re.compile(r'^# colab-image: (\d{4}-\d{2}-\d{2}) "([^"]+)"', re.M)
+_PYTHON_LINE = re.compile(r"^# colab-python: (3\.\d+)\s*$", re.M)
+
+
+def colab_image(text: str) -> tuple[str, str, str]:
+    """(date, title, Python) of the Colab image a constraints-colab.txt names in its header (ValueError when it does not)."""
+    image, python = _IMAGE_LINE.search(text), _PYTHON_LINE.search(text)
+    if not image or not python:
+        raise ValueError(f'{CONSTRAINTS_FILE} must name the image it copies in two header lines: '
+                         f'\'# colab-image: YYYY-MM-DD "commit title" (source)\' and \'# colab-python: 3.N\'.')
+    return image.group(1), image.group(2), python.group(1)
+
+
+def image_problems(text: str, newest: tuple[str, str] = NEWEST_COLAB_IMAGE) -> list[str]:
+    """Why a constraints-colab.txt does not copy Colab's newest image (empty when it does)."""
+    date, title, _python = colab_image(text)
+    if date < newest[0]:
+        return [f"{CONSTRAINTS_FILE} copies Colab's image of {date} ({title!r}), but Colab's newest is {newest[0]} "
+                f"({newest[1]!r}): copy that image's pip-freeze.gpu.txt (googlecolab/backend-info) into it, header "
+                "lines included, and run ./workbook colab-check"]
+    return []
 
 
 def pinned_versions(path: Path) -> dict[str, str]:
@@ -147,15 +179,43 @@ def table(runs) -> str:
     return "\n".join(lines)
 
 
+#: Where ``--standin`` keeps its executed copies, under the checkout; the test suite's ``--standin-runs`` reads them.
+STANDIN_RUNS = Path("build") / "colab-standin"
+#: What a notebook prints when ``MODEL = "auto"`` took the cached bert-base-uncased (tests/test_notebooks.py asks the same).
+LOADED_BERT_BASE = "bert-base-uncased (hub cache"
+
+
+def notebook_runs(args: argparse.Namespace, checkout: Path, env: dict[str, str], scratch: Path) -> list:
+    """Each notebook run alone in an empty folder under ``scratch``, two at a time: in quick mode as shipped, or with
+    ``args.standin`` on the bert-base-uncased stand-in at the manifests' ``standin`` sizes (a run that never loaded
+    it counts as failed)."""
+    from sbert_workbook.app.runbook import run_all, sizes_parameters
+
+    common = dict(parallel=2, folder=checkout / "notebooks", transport=COLAB_TRANSPORT, alone_in=scratch,  # see run_all
+                  raise_failures=False, timeout_s=args.cell_timeout)
+    if not args.standin:
+        return run_all(args.only or None, build_dir=checkout / "build" / "colab", env=env, **common)
+    from sbert_workbook.app.bert_base_standin import write_bert_base_standin
+
+    with tempfile.TemporaryDirectory(prefix="sbw-standin-hub-", dir=scratch) as hf_home:  # ~420 MB, gone after the runs
+        runs = run_all(args.only or None, build_dir=checkout / STANDIN_RUNS, env={**env, **write_bert_base_standin(Path(hf_home))},
+                       parameters=lambda notebook: sizes_parameters(notebook, "standin"), **common)
+    for run in runs:
+        if run.error is None and LOADED_BERT_BASE not in run.executed.read_text(encoding="utf-8"):
+            run.error = "it never loaded bert-base-uncased from the hub cache: 'auto' took another model"
+    return runs
+
+
 def main(argv: list[str] | None = None) -> int:
     """Check the environment, then run the notebooks (those named, else all); 0 when every one passes."""
-    from sbert_workbook.app.runbook import run_all
-
     parser = argparse.ArgumentParser(prog="colab-check", description=__doc__.split("\n", 1)[0])
     parser.add_argument("--checkout", type=Path, default=None, help="the workbook checkout whose notebooks/ to run")
     parser.add_argument("--cell-timeout", type=int, default=900, metavar="S",
                         help="seconds a cell may run before the check calls it stuck (Colab has no such limit; raise it "
                              "on a slow or busy machine)")
+    parser.add_argument("--standin", action="store_true",
+                        help="run on the bert-base-uncased stand-in at the manifests' standin sizes, the branch an online "
+                             f"Colab user's MODEL = 'auto' takes (executed copies in {STANDIN_RUNS}/)")
     parser.add_argument("only", nargs="*", help="run only the notebooks whose name contains one of these (e.g. 03)")
     args = parser.parse_args(argv)
     checkout = (args.checkout or repo_root() or Path.cwd()).resolve()
@@ -170,16 +230,17 @@ def main(argv: list[str] | None = None) -> int:
         print("colab-check: this environment is not Colab's:\n  " + "\n  ".join(problems)
               + "\nRemove build/colab-venv and run ./workbook colab-check again.", file=sys.stderr)
         return 1
-    print(f"colab-check: Python {seen['python']}; sbert_workbook from {seen['file']} (installed from "
-          f"{seen['installed_from']}, not editable); data roots: {'; '.join(seen['data_roots'])}; Colab's versions "
-          f"from {CONSTRAINTS_FILE}: " + ", ".join(f"{name} {version}" for name, version in pins.items()), flush=True)
-    runs = run_all(args.only or None, build_dir=checkout / "build" / "colab", parallel=2,  # two at a time: see run_all
-                   folder=checkout / "notebooks", transport=COLAB_TRANSPORT, env=env, alone_in=scratch,
-                   raise_failures=False, timeout_s=args.cell_timeout)
+    date, title, python = colab_image((checkout / CONSTRAINTS_FILE).read_text(encoding="utf-8"))
+    print(f"colab-check: Python {seen['python']} (Colab's image of {date}, {title!r}: Python {python}); sbert_workbook "
+          f"from {seen['file']} (installed from {seen['installed_from']}, not editable); data roots: "
+          f"{'; '.join(seen['data_roots'])}; Colab's versions from {CONSTRAINTS_FILE}: "
+          + ", ".join(f"{name} {version}" for name, version in pins.items()), flush=True)
+    runs = notebook_runs(args, checkout, env, scratch)
     if not runs:
         print(f"colab-check: no notebook in {checkout / 'notebooks'} matches {args.only}", file=sys.stderr)
         return 1
-    print(f"colab-check: {len(runs)} notebooks in quick mode, each alone in an empty folder, two at a time, Python "
+    how = "on the bert-base-uncased stand-in at its sizes" if args.standin else "in quick mode as shipped"
+    print(f"colab-check: {len(runs)} notebooks {how}, each alone in an empty folder, two at a time, Python "
           f"{seen['python']}, {sum(run.seconds for run in runs):.0f} s of runs in all:\n{table(runs)}")
     for run in runs:
         if run.error is not None:

@@ -204,6 +204,14 @@ def with_plotly_as_html(nb, include_plotlyjs: bool = True):
     return nb
 
 
+def sizes_parameters(notebook: Path, mode: str) -> dict:
+    """The parameters that run ``notebook`` at its manifest's sizes for ``mode`` (``SIZES``): the test suite's runs
+    (``suite``, ``standin``) and ``./workbook colab-check --standin`` use them."""
+    from sbert_workbook.lessons.manifest import manifest
+
+    return {"SIZES": manifest(Path(notebook).stem).sizes_for(mode)}
+
+
 #: A kernel's threads while two notebooks run side by side (torch reads OMP_NUM_THREADS when it starts): two
 #: 2-thread kernels on 2 cores ran up to 3.7 times slower than one; two 1-thread kernels took 98 s against 130 s.
 ONE_THREAD = {"OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
@@ -211,10 +219,11 @@ ONE_THREAD = {"OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 
 def run_all(only: list[str] | None = None, build_dir: Path | None = None, quick: bool = True,
             env: dict[str, str] | None = None, parallel: int = 1, folder: Path | None = None,
-            transport: str | None = None, parameters: dict | None = None, alone_in: Path | None = None,
-            raise_failures: bool = True, timeout_s: int = 900) -> list[NotebookRun]:
+            transport: str | None = None, parameters: dict | Callable[[Path], dict] | None = None,
+            alone_in: Path | None = None, raise_failures: bool = True, timeout_s: int = 900) -> list[NotebookRun]:
     """Run every notebook (or those whose name contains one of ``only``), printing timings; ``env``, ``parameters``
-    (the same for every notebook), ``transport``, ``alone_in`` and ``timeout_s`` (per cell) as in :func:`run_notebook`.
+    (the same for every notebook, or a function of the notebook such as :func:`sizes_parameters`), ``transport``,
+    ``alone_in`` and ``timeout_s`` (per cell) as in :func:`run_notebook`.
 
     ``parallel`` > 1 runs that many at a time (each kernel on one CPU thread), the later (longer) lessons first; the
     runs come back in lesson order, and the first failure is raised once every run has ended (with
@@ -230,8 +239,8 @@ def run_all(only: list[str] | None = None, build_dir: Path | None = None, quick:
         print(f"running {notebook.name} ({'quick' if quick else 'full'} mode) ...", flush=True)
         started = time.perf_counter()
         try:
-            run = run_notebook(notebook, build_dir, timeout_s, quick=quick, env=kernel_env, parameters=parameters,
-                               transport=transport, alone_in=alone_in)
+            run = run_notebook(notebook, build_dir, timeout_s, quick=quick, env=kernel_env, transport=transport,
+                               parameters=parameters(notebook) if callable(parameters) else parameters, alone_in=alone_in)
         except Exception as error:
             if raise_failures:
                 raise
