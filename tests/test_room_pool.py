@@ -64,10 +64,21 @@ class FakeVoilaPool:
         self.max_kernels, self.fill_delay, self.log = max_kernels, fill_delay, logging.getLogger("fake-voila")
         self._kernels: dict[str, None] = {}
         self._pools: dict[str, list] = {}
+        self.notebook_data: dict[str, dict] = {}
         self.fill_if_needed(delay=0, notebook_name="app.ipynb")
 
     def room_is_full(self) -> bool:
         return len(self._kernels) >= self.max_kernels
+
+    def _notebook_renderer_factory(self, notebook_path):
+        from types import SimpleNamespace
+
+        async def initialize():
+            return None
+
+        notebook = SimpleNamespace(metadata=SimpleNamespace(kernelspec=SimpleNamespace(name="python3")))
+        return SimpleNamespace(initialize=initialize, notebook_path=notebook_path, notebook=notebook,
+                               template_name="lab", theme="light")
 
     def fill_if_needed(self, delay=None, notebook_name=None, **kwargs):
         async def wait_before(seconds, coroutine):
@@ -115,6 +126,8 @@ def test_a_full_room_parks_its_refills_and_hands_out_only_kernels_that_will_run(
     async def scenario():
         pool = FakeRoom(pool_size=2, max_kernels=2)
         seen = {}
+        await asyncio.sleep(0.01)
+        seen["known"] = pool.notebook_data.get("app.ipynb", {})
         await asyncio.sleep(0.1)
         seen["ready at start"] = pool.get_pool_size("app.ipynb")
         first = await pool.get_rendered_notebook("app.ipynb")
@@ -133,6 +146,7 @@ def test_a_full_room_parks_its_refills_and_hands_out_only_kernels_that_will_run(
         return first, second, seen
 
     first, second, seen = asyncio.run(scenario())
+    assert seen["known"]["template"] == "lab", "Voila hands out pool kernels only of notebooks it knows"
     assert seen["ready at start"] == 2 and {first, second} == {"k0", "k1"}
     assert seen["states when full"] == ["parked", "parked"], "refills wait for a place instead of failing"
     assert seen["handed when full"] == 0, "a visitor past the cap is not handed a waiting refill (the room-full page)"
@@ -229,21 +243,21 @@ def _get(url: str):
 
 
 def test_a_room_opened_early_keeps_its_kernels_and_turns_the_next_visitor_away_at_once(tmp_path):
-    """The app as `./workbook classroom --room 2 --max-kernels 2` starts it, with a 4-second culler: the room waits
-    past the culler's time, two visitors take the preheated kernels and their pages do not connect for 15 s (a slow
+    """The app as `./workbook classroom --room 2 --max-kernels 2` starts it, with a 2-second culler: the room waits
+    past the culler's time, two visitors take the preheated kernels and their pages do not connect for 8 s (a slow
     laptop), a third is turned away at once with a page that reloads itself; nothing is culled, and the server's log
     has no 'Kernel does not exist' and no 'Uncaught exception'."""
     from sbert_workbook.app import classroom_pages as pages
 
     port, token, log = pages.free_port(), secrets.token_hex(8), tmp_path / "voila.log"
-    server = pages.start_classroom(port, token, log, cull_after_s=4, room=2, max_kernels=2)
+    server = pages.start_classroom(port, token, log, cull_after_s=2, room=2, max_kernels=2)
     url = f"http://127.0.0.1:{port}/voila/render/embedding_explorer.ipynb?token={token}"
     try:
         pages.wait_until_kernels_idle(server, 2, timeout_s=300)
-        time.sleep(12)  # the room waits, idle, three times the culler's time
+        time.sleep(6)  # the room waits, idle, three times the culler's time
         waited = len(pages.kernel_processes(server))
         visitors = [_get(url) for _ in range(3)]
-        time.sleep(15)  # the two pages handed a kernel have not connected yet
+        time.sleep(8)  # the two pages handed a kernel have not connected yet
         kept = len(pages.kernel_processes(server))
     finally:
         pages.stop(server)
@@ -255,3 +269,21 @@ def test_a_room_opened_early_keeps_its_kernels_and_turns_the_next_visitor_away_a
     assert kept == 2, "a kernel handed to a page that has not connected yet is not culled"
     assert "let the room in" in text
     assert "Kernel does not exist" not in text and "Uncaught exception" not in text
+
+
+def test_visitors_who_arrive_with_the_teacher_are_handed_the_rooms_kernels(tmp_path):
+    """The app as `./workbook classroom --room 1 --max-kernels 1` starts it, a visitor arriving the moment it answers:
+    they are handed the kernel that is starting for the room (their page waits for it and draws), not a kernel of
+    their own; the next visitor is turned away at once."""
+    from sbert_workbook.app import classroom_pages as pages
+
+    port, token, log = pages.free_port(), secrets.token_hex(8), tmp_path / "voila.log"
+    server = pages.start_classroom(port, token, log, room=1, max_kernels=1)
+    url = f"http://127.0.0.1:{port}/voila/render/embedding_explorer.ipynb?token={token}"
+    try:
+        visitors = [_get(url) for _ in range(2)]
+    finally:
+        pages.stop(server)
+    text = log.read_text(errors="replace")
+    assert [status for status, _, _ in visitors] == [200, 503]
+    assert "Using pre-heated kernel" in text and text.count("Kernel started") == 1

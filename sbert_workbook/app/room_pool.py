@@ -4,7 +4,8 @@ Voilà keeps a pool of kernels per notebook, each started and run before anyone 
 visitor. Left as it is, a room the teacher opens early loses them (issue 54): the idle culler shuts down kernels
 that a visitor has been handed but whose page has not connected yet (their last activity was the notebook's run,
 minutes ago), the visitor then sees "Kernel does not exist"; refills start past ``--max-kernels`` and fail, and a
-failed refill stays in the pool for the next visitor to be handed; a visitor handed a refill that is still waiting
+failed refill stays in the pool for the next visitor to be handed; visitors who arrive before the first kernel
+has started get kernels of their own instead of the pool's; a visitor handed a refill that is still waiting
 its turn waits with it, and is only then told the room is full.
 
 :class:`RoomPool`, put in front of Voilà's pool manager by :func:`room_pool_factory`, keeps a room:
@@ -14,6 +15,8 @@ its turn waits with it, and is only then told the room is full.
   left (``sbert_workbook.app.room.RoomKernelManager.cull_kernel_if_idle``);
 - a refill waits for a free place under the cap instead of failing, and a waiting or delayed refill is never
   handed to a visitor: with no ready kernel a visitor gets a kernel of their own, or at once the room-is-full page;
+- visitors who arrive with the teacher, before the first kernel has started, are handed the pool's kernels
+  (Voilà would start kernels of their own until the room is full);
 - every :data:`KEEP_ROOM_EVERY_S` seconds failed kernels leave the pool and the pool is topped up to its size, for as
   long as the app runs, and the teacher is told when the whole pool is ready ("30 kernels ready: let the room in").
 """
@@ -89,6 +92,7 @@ class RoomPool:
 
         if kernel_id is not None:  # a restart of a kernel the pool already holds
             return await super()._initialize(notebook_path, kernel_id, **kwargs)
+        await self._announce_notebook(notebook_path)
         task = asyncio.current_task()
         while True:
             while self.room_is_full():
@@ -102,6 +106,18 @@ class RoomPool:
                 if refused.status_code != 503:
                     raise
                 self._filling.discard(task)
+
+    async def _announce_notebook(self, notebook_path: str) -> None:
+        """Voilà hands out pool kernels only for a notebook its ``notebook_data`` knows, which it learns once a pool
+        kernel has started: a room arriving with the teacher would all get kernels of their own, past the cap. The
+        room's notebooks are made known before their first kernel starts, as Voilà would record them."""
+        if notebook_path in self.notebook_data:
+            return
+        renderer = self._notebook_renderer_factory(notebook_path)
+        await renderer.initialize()
+        self.notebook_data.setdefault(renderer.notebook_path, {
+            "notebook": renderer.notebook, "template": renderer.template_name, "theme": renderer.theme,
+            "kernel_name": renderer.notebook.metadata.kernelspec.name, "kernel_ids": set()})
 
     def _pool_size_wanted(self, notebook_name: str) -> int:
         default = self.kernel_pools_config.get("default", {})
