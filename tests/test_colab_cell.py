@@ -1,7 +1,7 @@
 """The standard setup cell on a simulated Colab, and the "Open in Colab" badges.
 
-The cell must install the workbook from the repository and switch on Colab's widget
-manager only when ``google.colab`` is importable, and do nothing of the kind elsewhere.
+The cell must install the workbook from the repository, at the tag of the version the notebook belongs to, and switch
+on Colab's widget manager only when ``google.colab`` is importable, and do nothing of the kind elsewhere.
 Colab is simulated by a fake ``google.colab`` module in ``sys.modules`` and a fake
 ``subprocess.run``; the real cell text from tools/notebook_cells.py is executed.
 """
@@ -17,7 +17,9 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))  # tools/ is not part of the installed package
-from tools.add_colab_badges import add_badge, refresh_setup_cell  # noqa: E402
+from sbert_workbook import about  # noqa: E402
+from sbert_workbook.lessons.manifest import manifest  # noqa: E402
+from tools.add_colab_badges import add_badge, map_lines, refresh_map, refresh_setup_cell  # noqa: E402
 from tools.notebook_cells import REPOSITORY, SETUP_CELL, colab_badge, standard_cells  # noqa: E402
 
 NOTEBOOKS = sorted((REPO / "notebooks").glob("[0-9][0-9]_*.ipynb"))
@@ -61,7 +63,7 @@ def test_on_colab_the_setup_cell_installs_the_workbook_and_enables_widgets(pip_c
     assert len(pip_calls) == 1, f"expected one pip install, got {pip_calls}"
     (command,), options = pip_calls[0]
     assert command[:4] == [sys.executable, "-m", "pip", "install"], command
-    assert command[-1] == f"sbert-workbook @ git+{REPOSITORY}", "installs the package from the repository"
+    assert command[-1] == f"sbert-workbook @ git+{REPOSITORY}@v{about.version()}", "the version it belongs to, by tag"
     assert "[" not in command[-1], "Colab gets the core only: no extras (JupyterLab, ONNX, test tools)"
     assert not any(arg.startswith(("-U", "--upgrade", "--force")) for arg in command), "Colab's preinstalled packages stay"
     assert options.get("check") is True, "a failed install must stop the notebook, not continue half set up"
@@ -128,3 +130,31 @@ def test_refresh_setup_cell_puts_the_current_setup_cell_into_a_notebook(tmp_path
     assert refresh_setup_cell(path) is True
     assert refresh_setup_cell(path) is False, "a second run changes nothing"
     assert [_source(cell) for cell in _cells(path) if cell["cell_type"] == "code"][0] == SETUP_CELL
+
+
+def test_00s_map_shows_every_notebook_with_its_objectives_and_badge():
+    """00's map is what tools/add_colab_badges.py makes: every notebook in order, its manifest's 2-3 objectives, its badge."""
+    title = _source(_cells(NOTEBOOKS[0])[0])
+    start, end = map_lines(title)
+    rows = title.split("\n")[start + 2:end + 1]
+    assert [row.split("`")[1] for row in rows] == [path.stem for path in NOTEBOOKS]
+    for notebook, row in zip((path.stem for path in NOTEBOOKS), rows):
+        objectives = manifest(notebook).objectives
+        assert 2 <= len(objectives) <= 3, f"{notebook}: give its manifest two or three learning objectives"
+        assert all(o.replace("|", r"\|") in row for o in objectives), f"{notebook}: run python tools/add_colab_badges.py"
+        assert row.endswith(f"{about.colab_badge(f'notebooks/{notebook}.ipynb')} |")
+
+
+def test_refresh_map_rewrites_a_stale_map_once(tmp_path):
+    import shutil
+
+    path = tmp_path / "00_start_here.ipynb"
+    shutil.copy(NOTEBOOKS[0], path)
+    assert refresh_map(path) is False, "the committed map is up to date"
+    import nbformat
+
+    nb = nbformat.read(path, 4)
+    nb.cells[0].source = nb.cells[0].source.replace("; ", "; and ", 1)
+    nbformat.write(nb, path)
+    assert refresh_map(path) is True and refresh_map(path) is False
+    assert _cells(path)[0]["source"] == _cells(NOTEBOOKS[0])[0]["source"]

@@ -168,6 +168,13 @@ def test_words_go_to_the_subsection_they_sit_under():
     assert [(p.number, p.words) for p in parts] == [("", 5), ("6.1", 6), ("6.2", 4)]
 
 
+def test_a_links_address_is_not_counted_as_words_read_aloud():
+    parts = [teaching_guide.Part("")]
+    teaching_guide.count_words("See [the guide](https://example.org/a/b/c.html) and "
+                               "[![Open In Colab](https://x.org/badge.svg)](https://x.org/a/b)", parts)
+    assert parts[0].words == len("See the guide and Open In Colab".split())
+
+
 def test_the_path_leaves_named_subsections_for_reading_and_sets_exercises_as_homework(monkeypatch):
     monkeypatch.setitem(teaching_guide.facts.PATH_LEAVES_FOR_READING, "nb", ("6.2",))
     Part = teaching_guide.Part

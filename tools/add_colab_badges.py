@@ -1,8 +1,11 @@
-"""Insert or refresh the "Open in Colab" badge at the top of every notebooks/NN_*.ipynb title cell,
-and put tools/notebook_cells.py's SETUP_CELL into every notebook's (and classroom notebook's) setup cell.
+"""Insert or refresh the "Open in Colab" badge at the top of every notebooks/NN_*.ipynb title cell, 00's map (each
+notebook's badge and learning objectives), and tools/notebook_cells.py's SETUP_CELL in every notebook's (and
+classroom notebook's) setup cell.
 
-Run after (re)generating notebooks or changing ``REPOSITORY``: ``python tools/add_colab_badges.py``.
-Only the first cell's badge line and the setup cell change; an up-to-date notebook is left untouched.
+The badges and the setup cell are made from the address and version in pyproject.toml (sbert_workbook/about.py), the
+objectives from each lesson's manifest. Run after changing either, or after (re)generating notebooks:
+``python tools/add_colab_badges.py``. Only the title cell's badge line, 00's map table and the setup cell change; an
+up-to-date notebook is left untouched (tests/test_colab_cell.py and tests/test_about.py check all three).
 """
 from __future__ import annotations
 
@@ -13,7 +16,11 @@ import nbformat
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from tools.notebook_cells import SETUP_CELL, hidden_metadata, with_colab_badge  # noqa: E402
+from tools.notebook_cells import SETUP_CELL, colab_badge, hidden_metadata, with_colab_badge  # noqa: E402
+
+#: 00's map: the table in its title cell, one row per notebook, made from the lessons' manifests.
+MAP_HEADER = "| notebook | after it a student can | Colab |"
+MAP_NOTEBOOK = "notebooks/00_start_here.ipynb"
 
 
 def add_badge(path: Path, root: Path = ROOT) -> bool:
@@ -26,6 +33,48 @@ def add_badge(path: Path, root: Path = ROOT) -> bool:
     if badged == title.source:
         return False
     title.source = badged
+    nbformat.write(nb, path)
+    return True
+
+
+def table_cell(text: str) -> str:
+    """``text`` safe inside a Markdown table cell (a ``|`` of its own would end the cell)."""
+    return text.replace("|", r"\|")
+
+
+def map_table() -> str:
+    """00's map: every lesson in order, its objectives (from its manifest) and its badge."""
+    from sbert_workbook.lessons.manifest import all_manifests
+
+    lines = [MAP_HEADER, "|---|---|---|"]
+    for lesson in all_manifests():
+        objectives = table_cell("; ".join(lesson.objectives))
+        lines.append(f"| `{lesson.notebook}` | {objectives} | {colab_badge(f'notebooks/{lesson.notebook}.ipynb')} |")
+    return "\n".join(lines)
+
+
+def map_lines(markdown: str) -> tuple[int, int]:
+    """The first and last line index of 00's map table in ``markdown``."""
+    lines = markdown.split("\n")
+    start = next((i for i, line in enumerate(lines) if line.startswith("| notebook |")), None)
+    if start is None:
+        raise ValueError(f"{MAP_NOTEBOOK}: its title cell has no map table (a line starting '| notebook |').")
+    end = start + 2
+    while end < len(lines) and lines[end].startswith("| `"):
+        end += 1
+    return start, end - 1
+
+
+def refresh_map(path: Path) -> bool:
+    """Rewrite 00's map table (objectives from the manifests, badges from about.py); True when the file changed."""
+    nb = nbformat.read(path, as_version=nbformat.NO_CONVERT)
+    title = nb.cells[0]
+    start, end = map_lines(title.source)
+    lines = title.source.split("\n")
+    fresh = "\n".join(lines[:start] + [map_table()] + lines[end + 1:])
+    if fresh == title.source:
+        return False
+    title.source = fresh
     nbformat.write(nb, path)
     return True
 
@@ -50,6 +99,8 @@ if __name__ == "__main__":
     for path in paths:
         if add_badge(path):
             print(f"badge added or refreshed: {path}")
+        if path.resolve() == (ROOT / MAP_NOTEBOOK).resolve() and refresh_map(path):
+            print(f"map refreshed: {path}")
     for path in [Path(p) for p in sys.argv[1:]] or paths + sorted((ROOT / "classroom").glob("*.ipynb")):
         if refresh_setup_cell(path):
             print(f"setup cell refreshed: {path}")

@@ -9,9 +9,12 @@ import re
 
 import nbformat
 
-REPOSITORY = "https://github.com/sbert-workbook/sbert-workbook"
-BRANCH = "main"
-COLAB_BADGE_IMAGE = "https://colab.research.google.com/assets/colab-badge.svg"
+from sbert_workbook import about
+from sbert_workbook.about import colab_badge
+
+#: The repository's address and the tag of this version, both made from pyproject.toml (sbert_workbook/about.py).
+REPOSITORY = about.repository()
+GIT_REF = about.git_ref()
 
 #: The first line of every hidden cell: Colab shows a cell whose metadata says ``"cellView": "form"`` as this title with
 #: a "show code" button; JupyterLab collapses it through ``source_hidden``; the book puts it behind a "show code" toggle.
@@ -25,7 +28,8 @@ import sys
 if "google.colab" in sys.modules:
     import subprocess
 
-    subprocess.run([sys.executable, "-m", "pip", "install", "-q", "sbert-workbook @ git+{REPOSITORY}"], check=True)
+    # the workbook at the version this notebook was released with ({GIT_REF}), not the repository's latest
+    subprocess.run([sys.executable, "-m", "pip", "install", "-q", "{about.pip_requirement()}"], check=True)
     from google.colab import output
 
     output.enable_custom_widget_manager()
@@ -37,12 +41,6 @@ QUICK = sbw.quick_mode(QUICK, device)  # prints which mode and why; SBERT_WORKBO
 sbw.set_seed(SEED)
 sbw.show_provenance_captions()  # each table shows as caption which model, pooling, aggregation and split made it
 print(f"device: {device} ({sbw.precision_name(device)})")'''
-
-
-def colab_badge(notebook: str) -> str:
-    """Markdown for an "Open in Colab" badge of ``notebook`` (a path in the repository, e.g. notebooks/00_x.ipynb)."""
-    github = REPOSITORY.removeprefix("https://github.com/")
-    return f"[![Open In Colab]({COLAB_BADGE_IMAGE})](https://colab.research.google.com/github/{github}/blob/{BRANCH}/{notebook})"
 
 
 def with_colab_badge(title_markdown: str, notebook: str) -> str:

@@ -117,9 +117,14 @@ def sections(times: dict | None = None) -> list[Section]:
     return found
 
 
+#: A link's or an image's address, ``](https://…)``: not read aloud, so not counted (a link's text and an image's alt are).
+LINK_ADDRESS = re.compile(r"\]\([^)\s]*\)")
+
+
 def count_words(markdown: str, parts: list[Part]) -> None:
     """Add the words of a markdown cell to ``parts``: those above a ``###`` heading to the part before it, each
-    ``###`` heading opening a new part."""
+    ``###`` heading opening a new part; link addresses are not words."""
+    markdown = LINK_ADDRESS.sub("]", markdown)
     start = 0
     for heading in SUBSECTION.finditer(markdown):
         parts[-1].words += len(re.findall(r"\w+", markdown[start:heading.start()]))
@@ -276,7 +281,7 @@ def block_sessions(all_sections, times) -> str:
 
 def block_rule(all_sections, times) -> str:
     return (f"One minute per {facts.READING_WORDS_PER_MINUTE} words of the section's markdown (read or presented "
-            f"aloud, rounded to whole minutes), plus {facts.MINUTES_PER_EXERCISE} minutes per exercise cell (tag "
+            f"aloud, link addresses not counted, rounded to whole minutes), plus {facts.MINUTES_PER_EXERCISE} minutes per exercise cell (tag "
             f"`exercise`) and {facts.MINUTES_PER_PREDICT} minutes per predict-then-run question (tag `predict`).")
 
 
