@@ -89,7 +89,7 @@ OUTPUTS_JS = """(scope) => Array.from(document.querySelectorAll(scope + ' .jp-Ou
 def _require_browser() -> None:
     problems = []
     if not CHROMIUM.is_file():
-        problems.append(f"{CHROMIUM} is missing (run `sudo .ci/install_browser.sh`, or set SBERT_WORKBOOK_CHROMIUM)")
+        problems.append(f"{CHROMIUM} is missing (run `.ci/install_browser.sh`, which asks sudo when it is not root, or set SBERT_WORKBOOK_CHROMIUM)")
     try:
         import playwright.sync_api  # noqa: F401
     except ImportError:

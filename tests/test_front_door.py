@@ -122,7 +122,9 @@ FAKE_VENV_PROGRAM = """#!/bin/sh
 # bin/python and bin/jupyter of a fake venv: log the arguments, one JSON list a line.
 printf '%s\\n' "$(basename "$0")" "$@" | "$REAL_PYTHON" -c 'import json, sys; print(json.dumps(sys.stdin.read().splitlines()))' >> "$FAKE_LOG"
 """
-TOOLS = ("dirname", "basename", "id", "uname", "rm", "touch", "mkdir", "cp", "chmod", "cat", "env", "sh")
+TOOLS = ("dirname", "basename", "id", "uname", "rm", "touch", "mkdir", "cp", "chmod", "cat", "env", "sh", "du")
+#: The big installs show pip's own progress (a first run is not silent for minutes).
+PIP_PROGRESS = ["--progress-bar", "on"]
 
 
 @pytest.fixture
@@ -197,7 +199,7 @@ def test_lab_with_no_extra_arguments_runs_jupyterlab_under_set_u(bash, user, fak
 def test_every_command_passes_its_arguments_and_no_command_prints_the_usage(bash, fakes):
     tmp_path, env = fakes
     ready_venv(tmp_path, env)
-    for command in ("test", "notebooks", "solutions", "book", "release", "classroom"):
+    for command in ("test", "doctor", "notebooks", "solutions", "book", "release", "classroom"):
         assert run_workbook(env, command, bash=bash).returncode == 0
         assert run_workbook(env, command, "--x", bash=bash).returncode == 0
         module = ["-m", "pytest"] if command == "test" else ["-m", "sbert_workbook", command]
@@ -211,12 +213,34 @@ def test_every_command_passes_its_arguments_and_no_command_prints_the_usage(bash
 def test_lab_installs_jupyterlab_and_onnx_but_no_test_tools_and_test_adds_them_to_the_same_venv(fakes):
     tmp_path, env = fakes
     assert run_workbook(env, "lab").returncode == 0
-    assert pip_installs(env) == [["--quiet", "-c", "constraints.txt", "-e", ".[lab,onnx]"]]
+    assert pip_installs(env) == [PIP_PROGRESS + ["-c", "constraints.txt", "-e", ".[lab,onnx]"]]
     assert run_workbook(env, "lab").returncode == 0 and pip_installs(env) == [], "a fresh stamp installs nothing"
     assert run_workbook(env, "test").returncode == 0
-    assert pip_installs(env) == [["--quiet", "-c", "constraints.txt", "-e", ".[lab,onnx,test]"]]
+    assert pip_installs(env) == [PIP_PROGRESS + ["-c", "constraints.txt", "-e", ".[lab,onnx,test]"]]
     for command in ("lab", "test", "book"):
         assert run_workbook(env, command).returncode == 0 and pip_installs(env) == [], f"{command}: the test venv serves it"
+
+
+def test_each_step_of_the_set_up_says_what_it_does_how_long_it_took_and_what_the_venv_holds(fakes):
+    tmp_path, env = fakes
+    result = run_workbook(env, "lab")
+    assert result.returncode == 0, result.stderr
+    said = result.stderr
+    assert "Setting up" in said and "about 2.5 GB" in said and "docs/measurements.md" in said
+    for step in ("1/4", "2/4", "3/4", "4/4"):
+        assert f"[{step}] " in said and re.search(rf"\[{step}\] done in \d+ s; .* now holds \d+(\.\d)? [MG]B", said), said
+    assert "[4/4] the workbook with JupyterLab and ONNX Runtime (.[lab,onnx])" in said
+    assert re.search(r"Set-up done in \d+ s: .* holds \d+(\.\d)? [MG]B\.", said) and result.stdout == ""
+    assert run_workbook(env, "lab").stderr == "", "a venv already set up says nothing"
+
+
+def test_the_venvs_size_reads_du_in_megabytes_and_gigabytes(fakes):
+    tmp_path, env = fakes
+    for kb, expected in (("40960", "40 MB"), ("2621440", "2.5 GB"), ("", "?")):
+        write_program(tmp_path / "bin", "du", f'printf "{kb}\\t.venv\\n"')
+        said = subprocess.run([shutil.which("bash"), "-c", f'source "{WORKBOOK}"; venv_size'], capture_output=True,
+                              text=True, env=env, timeout=60)
+        assert said.stdout.strip() == expected, (kb, said)
 
 
 def test_a_stamp_older_than_pyproject_reinstalls_its_level_only(fakes):
@@ -226,9 +250,9 @@ def test_a_stamp_older_than_pyproject_reinstalls_its_level_only(fakes):
     before = (ROOT / "pyproject.toml").stat().st_mtime - 10
     os.utime(venv / ".installed-test", (before, before))
     assert run_workbook(env, "lab").returncode == 0
-    assert pip_installs(env) == [["--quiet", "-c", "constraints.txt", "-e", ".[lab,onnx]"]]
+    assert pip_installs(env) == [PIP_PROGRESS + ["-c", "constraints.txt", "-e", ".[lab,onnx]"]]
     assert run_workbook(env, "test").returncode == 0, "the test tools are older than pyproject: test reinstalls them"
-    assert pip_installs(env) == [["--quiet", "-c", "constraints.txt", "-e", ".[lab,onnx,test]"]]
+    assert pip_installs(env) == [PIP_PROGRESS + ["-c", "constraints.txt", "-e", ".[lab,onnx,test]"]]
 
 
 def test_a_half_made_venv_is_removed_and_the_message_says_to_install_python3_venv(fakes):
@@ -342,8 +366,8 @@ def test_set_up_installs_torch_alone_from_the_chosen_index_before_the_workbook(f
     tmp_path, env = fakes
     env = {**env, "FAKE_INDEX_EXIT": str(index_exit), "SBERT_WORKBOOK_TORCH_CPU_INDEX": "http://index.invalid/cpu"}
     assert run_workbook(env, "lab").returncode == 0
-    torch_first = ["--quiet", "-c", "constraints.txt", "--extra-index-url", "http://index.invalid/cpu", "torch"]
-    assert pip_installs(env) == [torch_first] * expected + [["--quiet", "-c", "constraints.txt", "-e", ".[lab,onnx]"]]
+    torch_first = PIP_PROGRESS + ["-c", "constraints.txt", "--extra-index-url", "http://index.invalid/cpu", "torch"]
+    assert pip_installs(env) == [torch_first] * expected + [PIP_PROGRESS + ["-c", "constraints.txt", "-e", ".[lab,onnx]"]]
 
 
 def test_the_torch_pin_admits_the_cpu_and_the_cuda_build_and_pip_prefers_the_cpu_one():
