@@ -93,7 +93,9 @@ def notebook_runs(request):
     global _runs
     from notebook_runs import NotebookRuns
 
-    _runs = NotebookRuns(lambda: request.getfixturevalue("bert_base_standin"))
+    standin_runs = request.config.getoption("--standin-runs")  # made by colab-check --standin: read, not run
+    _runs = NotebookRuns(lambda: request.getfixturevalue("bert_base_standin"),
+                         Path(standin_runs).resolve() if standin_runs else None)
     yield _runs
     _runs.shutdown()
 
@@ -119,6 +121,9 @@ def runs_wanted(items) -> list[tuple[Path, str]]:
 def pytest_addoption(parser):
     parser.addoption("--book", default=None, metavar="FOLDER",
                      help="a book `./workbook book` built (e.g. build/book): tests/test_shipped_book.py checks it")
+    parser.addoption("--standin-runs", default=None, metavar="FOLDER",
+                     help="read the stand-in variant's notebook runs from FOLDER, made by `./workbook colab-check "
+                          "--standin` (build/colab-standin), instead of running them (.ci/run; tests/notebook_runs.py)")
 
 
 def pytest_collection_modifyitems(session, config, items):
@@ -157,6 +162,7 @@ def pytest_terminal_summary(terminalreporter):
     terminalreporter.section("notebook runs (wall seconds; 1 CPU thread each while runs share the cores)")
     for run in _runs.finished():
         took = f"{run.run.seconds:7.1f} s" if run.run is not None else f"failed: {type(run.error).__name__}"
+        took = f"read from {run.read_from}" if run.read_from is not None and run.run is not None else took
         terminalreporter.write_line(f"{took}  {run.notebook.stem} ({run.variant})")
 
 

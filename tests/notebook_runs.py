@@ -12,6 +12,10 @@ The suite starts every run its selected tests read at once, in two background th
 a run waits for it. While runs share the CPU, every notebook kernel works on one CPU thread and so does torch in the
 test process, so the streams share the cores instead of fighting over them (measured: two 2-thread kernels on 2 cores
 ran up to 3.7 times slower than one; two 1-thread kernels took 98 s together against 130 s one after the other).
+
+With ``--standin-runs FOLDER`` (.ci/run passes ``build/colab-standin``) the suite runs no stand-in notebook itself: its
+stand-in tests read the runs ``./workbook colab-check --standin`` made there (the same notebooks, stand-in and sizes,
+from Colab's installed wheel), once :func:`reused_run_problem` finds each made from the notebook as it is now.
 """
 from __future__ import annotations
 
@@ -22,7 +26,7 @@ from pathlib import Path
 
 import nbformat
 
-from sbert_workbook.app.runbook import ONE_THREAD, NotebookRun, Scratch, run_notebook, with_parameters
+from sbert_workbook.app.runbook import ONE_THREAD, NotebookRun, Scratch, run_notebook, sizes_parameters, with_parameters
 from sbert_workbook.teaching.exercises import NOT_ATTEMPTED, SOLUTIONS_ENV_VAR, find_solution
 from sbert_workbook.teaching.story import STORY_ENV_VAR, read
 
@@ -37,13 +41,11 @@ def suite_parameters(notebook: Path, variant: str) -> dict:
     embedded model and its ``standin`` values for the bert-base-shaped stand-in.
 
     The suite tests behaviour (every branch, output, caption and exercise check), not the figures: its runs use smaller
-    samples and fewer steps than quick mode as shipped, which runs end to end in `./workbook colab-check` and
-    `./workbook book` (.ci/run). The stand-in's 768 × 12 forward passes cost ~8 times MiniLM's, so its sizes are the
-    least that still run every branch (a correlation needs 2 pairs, a probe every label, a subset table 2 pairs).
+    samples and fewer steps than quick mode as shipped, which runs end to end in `./workbook binder-check` (.ci/run).
+    The stand-in's 768 × 12 forward passes cost ~8 times MiniLM's, so its sizes are the least that still run every
+    branch (a correlation needs 2 pairs, a probe every label, a subset table 2 pairs).
     """
-    from sbert_workbook.lessons.manifest import manifest
-
-    return {"SIZES": manifest(notebook.stem).sizes_for("standin" if variant == STANDIN else "suite")}
+    return sizes_parameters(notebook, "standin" if variant == STANDIN else "suite")
 
 
 SOLUTION_LINE = re.compile(r'^(\w+) = solution_or\("(ex\d\d_\w+)", \1\)$')
@@ -162,6 +164,7 @@ class ExecutedNotebook:
     exercises_tried: list[str] = field(default_factory=list)
 
     story_file: Path | None = None  # the verdicts the run recorded (sbert_workbook.teaching.story)
+    read_from: Path | None = None  # the folder the run was read from (made by colab-check), when it was not run here
 
     @property
     def verdicts(self) -> dict[str, str]:
@@ -177,28 +180,69 @@ class ExecutedNotebook:
         return self.run.executed
 
 
+def reused_run_problem(notebook: Path, folder: Path, variant: str) -> str | None:
+    """Why ``folder``'s executed copy of ``notebook`` is not this suite's ``variant`` run of it (None when it is): made
+    from the notebook's present cells, at the suite's parameters for ``variant``, every code cell run."""
+    copy = folder / "executed" / notebook.name
+    if not copy.is_file():
+        return f"{copy} is missing: run ./workbook colab-check --standin first"
+    ran = nbformat.read(copy, as_version=4)
+    injected = [cell.source for cell in ran.cells if "injected-parameters" in cell.metadata.get("tags", [])]
+    expected = with_parameters(nbformat.read(notebook, as_version=4), suite_parameters(notebook, variant))
+    if [cell.source for cell in ran.cells] != [cell.source for cell in expected.cells]:
+        return (f"{copy} was not made from {notebook.name} as it is now at the suite's {variant} parameters "
+                f"({'injected: ' + injected[0].strip() if injected else 'no parameters injected'}): run it again")
+    stopped = next((cell for cell in ran.cells if cell.cell_type == "code" and cell.source.strip()
+                    and cell.get("execution_count") is None), None)
+    if stopped is not None:
+        errors = [f"{o.get('ename')}: {o.get('evalue')}" for cell in ran.cells for o in cell.get("outputs", [])
+                  if o.get("output_type") == "error"]
+        return f"{copy} did not run to its end ({errors[0] if errors else 'a cell never ran'})"
+    return None
+
+
 class NotebookRuns:
     """Runs a notebook in a variant the first time a test asks (or in the background, when asked to), and hands every
-    later test the same run."""
+    later test the same run; with ``standin_runs`` (a folder) the stand-in variant's runs are read from there instead."""
 
-    def __init__(self, standin_env):
+    def __init__(self, standin_env, standin_runs: Path | None = None):
         self._standin_env = standin_env  # a callable: the stand-in's hub-cache environment, built on first use
+        self._standin_runs = standin_runs
         self._runs: dict[tuple[str, str], ExecutedNotebook] = {}
         self._pending: dict[tuple[str, str], Future] = {}
         self._background: ThreadPoolExecutor | None = None
 
     def get(self, notebook: Path, variant: str) -> ExecutedNotebook:
         key = (notebook.name, variant)
+        if key not in self._runs and self.reads(variant):
+            self._runs[key] = self._read(notebook, variant)
         if key not in self._runs:
             pending = self._pending.pop(key, None)
             self._runs[key] = pending.result() if pending is not None else self._execute(notebook, variant)
         return self._runs[key]
+
+    def reads(self, variant: str) -> bool:
+        """Whether this variant's runs are read from a folder (made elsewhere) rather than run here."""
+        return variant == STANDIN and self._standin_runs is not None
+
+    def _read(self, notebook: Path, variant: str) -> ExecutedNotebook:
+        result = ExecutedNotebook(notebook, variant, read_from=self._standin_runs)
+        problem = reused_run_problem(notebook, self._standin_runs, variant)
+        if problem is None:
+            executed = self._standin_runs / "executed" / notebook.name
+            result.run = NotebookRun(notebook, executed, self._standin_runs / "html" / notebook.with_suffix(".html").name, 0.0)
+        else:
+            result.error = FileNotFoundError(problem)
+        return result
 
     def run_in_background(self, wanted: list[tuple[Path, str]], threads: int = 2) -> None:
         """Start the runs ``wanted`` ((notebook, variant) pairs) in ``threads`` background threads, the later lessons
         first (they are the longer runs: none is left alone at the end), each kernel on one CPU thread."""
         from sbert_workbook.app import kernel_replies
 
+        wanted = [(notebook, variant) for notebook, variant in wanted if not self.reads(variant)]
+        if not wanted:
+            return
         kernel_replies.install()  # here, once, not from two threads at a time
         envs = {variant: {**self._variant_env(variant), **ONE_THREAD} for _, variant in wanted}  # built in this thread
         self._background = self._background or ThreadPoolExecutor(max_workers=threads, thread_name_prefix="notebook-runs")

@@ -164,3 +164,32 @@ def test_standin_runs_each_notebook_at_its_standin_sizes_with_the_standin_in_the
                                            "another model", "RuntimeError: boom"]
     assert "on the bert-base-uncased stand-in at its sizes" in capsys.readouterr().out
 
+
+def test_the_suite_reads_colab_check_s_standin_runs_only_when_made_from_the_notebook_as_it_is(tmp_path):
+    """``--standin-runs build/colab-standin`` (.ci/run): the suite's stand-in tests read colab-check's runs, and refuse
+    a copy that is missing, made from other cells or sizes, or stopped early."""
+    import nbformat
+    from notebook_runs import STANDIN, NotebookRuns, reused_run_problem, suite_parameters
+
+    from sbert_workbook.app.runbook import sizes_parameters, with_parameters
+
+    notebook = REPO / "notebooks" / "01_mlm_to_similarity.ipynb"  # its stand-in sizes differ from its others
+    copy = tmp_path / "executed" / notebook.name
+    copy.parent.mkdir()
+
+    def write(parameters: dict, ran: bool = True) -> None:
+        nb = with_parameters(nbformat.read(notebook, as_version=4), parameters)
+        for count, cell in enumerate(c for c in nb.cells if c.cell_type == "code"):
+            cell.execution_count = count + 1 if ran or count < 2 else None
+        nbformat.write(nb, copy)
+
+    assert "is missing: run ./workbook colab-check --standin" in reused_run_problem(notebook, tmp_path, STANDIN)
+    write(sizes_parameters(notebook, "full"))
+    assert "was not made from 01_mlm_to_similarity.ipynb as it is now" in reused_run_problem(notebook, tmp_path, STANDIN)
+    write(suite_parameters(notebook, STANDIN), ran=False)
+    assert "did not run to its end" in reused_run_problem(notebook, tmp_path, STANDIN)
+    write(suite_parameters(notebook, STANDIN))
+    assert reused_run_problem(notebook, tmp_path, STANDIN) is None
+    runs = NotebookRuns(lambda: pytest.fail("no stand-in is written when its runs are read"), tmp_path)
+    runs.run_in_background([(notebook, STANDIN)])
+    assert runs.get(notebook, STANDIN).executed == copy and runs.finished()[0].read_from == tmp_path
