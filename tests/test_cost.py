@@ -141,18 +141,19 @@ def test_binary_similarity_is_the_dot_product_of_the_signs():
     assert np.array_equal(binary.similarity(VECTORS[:20], binary.store(VECTORS[20:])), expected)
 
 
-def test_rescored_binary_scores_the_float_query_against_the_kept_bits_or_int8_values():
+def test_rescored_binary_scores_a_pair_as_the_float_querys_cosine_with_the_kept_signs_or_int8_values():
     from sbert_workbook.cost.storage import RescoredBinary
 
     on_bits = RescoredBinary(multiplier=2).fit(CALIBRATION)
     assert on_bits.bytes_per_vector == 2
-    assert np.allclose(on_bits.similarity(VECTORS[:20], on_bits.store(VECTORS[20:])),
-                       (VECTORS[:20] * (VECTORS[20:] > 0)).sum(axis=1), atol=1e-5)
+    signs = np.where(VECTORS[20:] > 0, 1.0, -1.0)  # the kept bits as ±1: no per-query offset Σq/2 between pairs
+    assert np.allclose(on_bits.similarity(VECTORS[:20], on_bits.store(VECTORS[20:])), _cosines(VECTORS[:20], signs),
+                       atol=1e-5)
     on_int8 = RescoredBinary(multiplier=2, with_int8=True).fit(CALIBRATION)
     assert on_int8.bytes_per_vector == 2 + 13
     stored = quantize_embeddings(VECTORS[20:], "int8", calibration_embeddings=CALIBRATION).astype(float)
-    assert np.allclose(on_int8.similarity(VECTORS[:20], on_int8.store(VECTORS[20:])),
-                       (VECTORS[:20] * stored).sum(axis=1), atol=1e-4)
+    assert np.allclose(on_int8.similarity(VECTORS[:20], on_int8.store(VECTORS[20:])), _cosines(VECTORS[:20], stored),
+                       atol=1e-4)
 
 
 def test_a_reduced_storage_compares_the_cosine_of_the_pca_coordinates():
@@ -267,3 +268,73 @@ def test_popcount_counts_the_bits_of_every_byte_either_way(monkeypatch):
     assert np.array_equal(compressed_search.popcount(every_byte), by_hand)
     monkeypatch.delattr(np, "bitwise_count", raising=False)  # NumPy before 2.0
     assert np.array_equal(compressed_search.popcount(every_byte), by_hand)
+
+
+# ----------------------------------------------------------------------------- §3's centred first k, recall's paired change
+def test_the_centred_first_k_is_the_first_k_of_the_vectors_minus_the_calibration_mean():
+    from sbert_workbook.cost.truncation import CentredFirstDimensions
+
+    got = CentredFirstDimensions(4).fit(CALIBRATION).transform(VECTORS).double().numpy()
+    assert np.allclose(got, (VECTORS - CALIBRATION.mean(axis=0))[:, :4], atol=1e-6)
+
+
+def test_recall_change_is_the_paired_difference_of_hits_over_the_same_queries():
+    from sbert_workbook.cost.frontier import Frontier
+
+    hits = {"a": np.array([1.0, 1, 0, 1, 1, 0]), "b": np.array([1.0, 0, 0, 0, 1, 0])}
+    frontier = Frontier(None, None, {}, hits=hits)
+    change = frontier.recall_change("a", "b", resamples=500)
+    assert change.difference == pytest.approx(4 / 6 - 2 / 6) and change.low <= change.difference <= change.high
+    assert "6 queries" in change.method
+
+
+# ----------------------------------------------------------------------------- §5.1: the growing corpus
+def test_overlap_with_exact_search_by_hand():
+    from sbert_workbook.cost.sweep import overlap_at_k
+
+    assert overlap_at_k(np.array([[1, 2], [3, 4]]), np.array([[2, 9], [4, 3]])) == pytest.approx((1 / 2 + 2 / 2) / 2)
+    with pytest.raises(ValueError, match="must both be"):
+        overlap_at_k(np.array([[1, 2]]), np.array([[1, 2, 3]]))
+
+
+def test_the_sweep_reads_each_storage_against_exact_search_at_every_size():
+    from sbert_workbook.cost.sweep import EXACT, corpus_sweep, overlap_at_k
+
+    corpus = RNG.normal(size=(60, 13)).astype(np.float32)
+    queries = corpus[:8] + 0.1 * RNG.normal(size=(8, 13)).astype(np.float32)
+    table = corpus_sweep(queries, corpus, CALIBRATION, sizes=(20, 60, 999), k=5, repeats=1)
+    assert sorted(set(table["corpus"])) == [20, 60]  # a size beyond the corpus is left out
+    assert (table[table["storage"] == EXACT]["recall@5 vs exact"] == 1.0).all()
+    assert (table[table["storage"] == EXACT]["time vs exact"] == 1.0).all()
+    exact = np.argsort(-(1 - cdist(queries, corpus[:60], "cosine")), axis=1)[:, :5]  # scipy's cosine, by brute force
+    as_int8 = lambda x: quantize_embeddings(x, "int8", calibration_embeddings=CALIBRATION).astype(float)  # noqa: E731
+    int8_found = np.argsort(-(1 - cdist(as_int8(queries), as_int8(corpus[:60]), "cosine")), axis=1, kind="stable")[:, :5]
+    row = table[(table["corpus"] == 60) & (table["storage"] == "int8")].iloc[0]
+    assert row["recall@5 vs exact"] == pytest.approx(overlap_at_k(int8_found, exact))
+    hnsw = table[(table["corpus"] == 60) & table["storage"].str.startswith("HNSW")].iloc[0]
+    assert hnsw["recall@5 vs exact"] == 1.0  # 60 vectors, ef 64: the walk sees them all
+
+
+def test_a_crossing_is_the_size_from_which_a_storage_stays_faster_than_exact_search():
+    import pandas as pd
+
+    from sbert_workbook.cost.sweep import EXACT, crossings
+
+    rows = [(n, EXACT, 1.0) for n in (1, 2, 3, 4)] + [(1, "graph", 0.5), (2, "graph", 1.5), (3, "graph", 0.9),
+                                                      (4, "graph", 0.2)] + [(n, "slow", 2.0) for n in (1, 2, 3, 4)]
+    table = pd.DataFrame(rows, columns=["corpus", "storage", "time vs exact"])
+    assert crossings(table) == {"graph": 3, "slow": None}  # faster at 1, slower at 2: it crosses for good at 3
+
+
+def test_rescoring_with_a_multiplier_of_one_reorders_binarys_own_top_k():
+    from sbert_workbook.cost.sweep import overlap_at_k, rescoring_sweep
+
+    corpus = RNG.normal(size=(80, 16)).astype(np.float32)
+    queries = corpus[:6] + 0.1 * RNG.normal(size=(6, 16)).astype(np.float32)
+    bits = lambda x: np.unpackbits(quantize_embeddings(x, "ubinary"), axis=1)  # noqa: E731 - sentence-transformers' bits
+    hamming = (bits(queries)[:, None, :] != bits(corpus)[None, :, :]).sum(axis=2)
+    binary_found = np.argsort(hamming, axis=1, kind="stable")[:, :5]
+    exact = np.argsort(-(1 - cdist(queries, corpus, "cosine")), axis=1)[:, :5]
+    table = rescoring_sweep(queries, corpus, CALIBRATION[:, :13].repeat(2, axis=1)[:, :16], (1, 16), k=5, repeats=1)
+    assert table.loc[1, "recall@5 vs exact"] == pytest.approx(overlap_at_k(binary_found, exact))
+    assert table.loc[16, "candidates read"] == 80

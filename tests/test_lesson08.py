@@ -9,7 +9,7 @@ import pytest
 from sbert_workbook.cost.frontier import Frontier
 from sbert_workbook.evaluation.rerank import RerankOutcome
 from sbert_workbook.lessons.nb08 import setup
-from sbert_workbook.lessons.nb08.reports import rerank_table
+from sbert_workbook.lessons.nb08.rerank_reports import rerank_table
 
 
 def test_every_query_finds_its_own_pairs_second_sentence_among_distractors_it_does_not_contain():
@@ -90,15 +90,49 @@ def test_the_offered_cpu_run_is_told_from_its_measurement(tmp_path):
     from sbert_workbook.lessons.nb08.points import CPU_RUN_FILE, CPU_RUN_STEPS, measured_cpu_run
 
     record = {"steps": 200, "seeds": 3, "model_name": "m", "seconds": 790, "nproc": 2, "peak_rss_gb": 2.34,
-              "first_k": {"64": {"Matryoshka − plain": "+0.50 [+0.10, +0.90]: apart"},
-                          "32": {"Matryoshka − plain": "+0.02 [-0.76, +0.79]: tie"}}}
+              "first_k": {"64": {"Matryoshka − plain": "+0.50 [+0.10, +0.90]: apart", "start model": 75.0},
+                          "32": {"Matryoshka − plain": "+0.02 [-0.76, +0.79]: tie", "start model": 73.04}}}
     (tmp_path / "run.json").write_text(json.dumps(record), encoding="utf-8")
     assert measured_cpu_run(1000, tmp_path / "run.json") == (
-        "Measured: 200 steps × 3 seeds × two objectives with m took 13 min on 2 CPU cores and peaked at 2.3 GB; at "
-        "k = 32, Matryoshka − plain was +0.02 [-0.76, +0.79]: tie. Full mode's 1000 steps per run would take about "
-        "1.1 h at that pace: a GPU's run.")  # 790 s × 1000 / 200 = 3,950 s
+        "Measured: 200 steps × 3 seeds × two objectives with m took 13 min on 2 CPU cores and peaked at 2.3 GB. "
+        "Matryoshka − plain, STS avg of the first k dimensions: k = 64: +0.50 [+0.10, +0.90]: apart; k = 32: +0.02 "
+        "[-0.76, +0.79]: tie. The start model, not trained for it, already kept 73.0 of its 75.0 in its first 32 "
+        "dimensions. Full mode's 1000 steps per run would take about 1.1 h at that pace: a GPU's run.")  # 790 s × 1000 / 200
     assert measured_cpu_run(1000, tmp_path / "never.json") == ""
     if CPU_RUN_FILE.is_file():  # tools/matryoshka_run.py's record, shipped in the wheel: of the run the cell offers
         shipped = json.loads(CPU_RUN_FILE.read_text(encoding="utf-8"))
         assert shipped["steps"] == CPU_RUN_STEPS and shipped["first_k"] and shipped["seconds"] > 0
-        assert "Matryoshka − plain was" in measured_cpu_run(1000)
+        assert all(f"k = {k}: " in measured_cpu_run(1000) for k in shipped["first_k"])  # every k, not one
+
+
+def test_within_one_point_needs_the_whole_interval_above_minus_one_and_skips_rescored_rows():
+    from sbert_workbook.evaluation.uncertainty import Interval
+    from sbert_workbook.lessons.nb08.reports import within_one_point
+
+    table = pd.DataFrame({"bytes per vector": [1536, 384, 48, 48, 432]},
+                         index=["float32", "int8", "binary", "binary, rescored ×4", "binary, rescored ×4 with int8"])
+    intervals = {"int8": Interval(-0.1, -0.5, 0.3, "x"), "binary": Interval(-0.6, -1.4, 0.2, "x"),  # a point estimate
+                 "binary, rescored ×4": Interval(0.0, -0.2, 0.2, "x"),                             # within, its interval not
+                 "binary, rescored ×4 with int8": Interval(0.0, -0.2, 0.2, "x")}
+    assert within_one_point(Frontier(table, None, intervals))[0] == "int8"
+    none = {"int8": Interval(-2.0, -3.0, -1.5, "x")}
+    assert within_one_point(Frontier(table, None, none)) == ("none", "no storage's interval lies wholly above −1")
+
+
+def test_the_sweep_takes_distinct_shipped_sentences_it_was_not_told_to_exclude():
+    from sbert_workbook.lessons.nb08.scale import sweep_sentences
+
+    first = sweep_sentences(300, set())
+    assert len(first) == 300 == len(set(first))
+    later = sweep_sentences(300, set(first[:100]))
+    assert not set(later) & set(first[:100]) and later[:200] == first[100:]
+    assert len(sweep_sentences(40_000, set())) > 26_125  # beyond SNLI and MultiNLI dev: the STS and SICK sentences too
+
+
+def test_the_reductions_rows_are_matched_exactly():
+    from sbert_workbook.lessons.nb08.reports import reduction_rows
+
+    index = ["float32", "first k dimensions (k = 32)", "first k dimensions, centred (k = 32)", "PCA-k (k = 32)"]
+    table = pd.DataFrame({"dimensions": [384, 32, 32, 32]}, index=index)
+    assert reduction_rows(table, "first k dimensions") == ["first k dimensions (k = 32)"]
+    assert reduction_rows(table, "first k dimensions, centred") == ["first k dimensions, centred (k = 32)"]

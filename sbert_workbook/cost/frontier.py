@@ -54,11 +54,19 @@ class Frontier:
     #: bootstrap reads (e.g. the two best at one k).
     similarities: dict[str, dict[str, np.ndarray]] = field(default_factory=dict, repr=False)
     gold: dict[str, np.ndarray] = field(default_factory=dict, repr=False)
+    #: Each storage's 1 or 0 per query: its match among the top k or not (what a paired interval of recall reads).
+    hits: dict[str, np.ndarray] = field(default_factory=dict, repr=False)
 
     def change(self, storage: str, against: str, resamples: int = 2000, seed: int = 0) -> Interval:
         """STS of ``storage`` minus that of ``against`` on the same pairs, with its 95 % paired-bootstrap interval."""
         return paired_bootstrap(self.gold, self.similarities[storage], self.similarities[against], resamples=resamples,
                                 seed=seed)
+
+    def recall_change(self, storage: str, against: str, resamples: int = 2000, seed: int = 0) -> Interval:
+        """recall@k of ``storage`` minus that of ``against`` on the same queries, with its 95 % paired bootstrap over them."""
+        from sbert_workbook.evaluation.geometry_intervals import mean_difference
+
+        return mean_difference(self.hits[storage], self.hits[against], "queries", resamples, seed)
 
 
 def measure(storages: Sequence[Storage], calibration: np.ndarray, pairs: PairVectors, queries: np.ndarray,
@@ -68,7 +76,7 @@ def measure(storages: Sequence[Storage], calibration: np.ndarray, pairs: PairVec
 
     The first storage is the reference (float32): its search time is every ratio's denominator and its STS scores
     every interval's other side."""
-    gold, rows, table = pairs.gold(), {}, {}
+    gold, rows, table, hits = pairs.gold(), {}, {}, {}
     for storage in storages:
         storage.fit(calibration)
         rows[storage.name] = {name: storage.similarity(pairs.of(data.sentences1), storage.store(pairs.of(data.sentences2)))
@@ -76,6 +84,7 @@ def measure(storages: Sequence[Storage], calibration: np.ndarray, pairs: PairVec
         stored = storage.store(corpus)
         found = storage.search(queries, stored, k)
         seconds = best_seconds(lambda: storage.search(queries, stored, k), repeats)
+        hits[storage.name] = np.array([m in row for row, m in zip(np.asarray(found).tolist(), match)], dtype=float)
         table[storage.name] = {"dimensions": storage.dimensions, "bytes per vector": storage.bytes_per_vector, "ms per query": 1000 * seconds / len(queries),
                                f"recall@{k}": recall_at_k(found, match), f"MRR@{k}": mrr_at_k(found, match)}
     reference = storages[0].name
@@ -84,6 +93,6 @@ def measure(storages: Sequence[Storage], calibration: np.ndarray, pairs: PairVec
     frame.insert(3, "time vs float32", frame["ms per query"] / frame.loc[reference, "ms per query"])
     frame.insert(4, "STS avg", sts["avg"])
     frame.index.name = "storage"
-    frontier = Frontier(frame, sts, {}, rows, gold)
+    frontier = Frontier(frame, sts, {}, rows, gold, hits)
     frontier.intervals = {name: frontier.change(name, reference, resamples, seed) for name in rows if name != reference}
     return frontier

@@ -10,7 +10,8 @@ it has its documents), then ``store``s the corpus and answers two questions the 
 
 The storages: :class:`Float32` (cosine), :class:`Int8` (the query quantized with the same ranges, cosine of the int8
 values, as an int8 index compares them), :class:`Binary` (the query binarised; bits agreeing, d − 2·Hamming),
-:class:`RescoredBinary` (binary candidates, reordered with the float query: :mod:`.compressed_search`) and
+:class:`RescoredBinary` (binary candidates, reordered with the float query: :mod:`.compressed_search`; a pair for STS
+read as the cosine of the float query with the partner's ±1 bits or int8 values), and
 :class:`Reduced` (fewer dimensions through a calibrator: the first k, PCA-k, whitening-k; cosine) and
 :class:`ApproximateIndex` (float32 in usearch's HNSW graph: each query visits a few hundred vectors, not all).
 """
@@ -119,9 +120,13 @@ class RescoredBinary(Binary):
         return (bits, int8_vectors(vectors, self.ranges)) if self.with_int8 else (bits, None)
 
     def similarity(self, queries, stored):
+        """A pair read as the cosine of the float query with what its partner kept: its bits as ±1 (2b − 1), or its
+        int8 values. Search ranks one query's candidates by the recipe's q · b, whose per-query offset Σq/2 changes no
+        ranking within a query; STS compares pairs with each other, so it needs a score on one scale for every pair."""
         bits, values = stored
-        kept = (np.unpackbits(bits, axis=-1)[:, :self.dimensions] if values is None else values).astype(np.float32)
-        return (np.asarray(queries, dtype=np.float32) * kept).sum(axis=1)
+        kept = (2 * np.unpackbits(bits, axis=-1)[:, :self.dimensions].astype(np.float32) - 1 if values is None
+                else values.astype(np.float32))
+        return (unit_rows(queries) * unit_rows(kept)).sum(axis=1)
 
     def search(self, queries, stored, k):
         bits, values = stored

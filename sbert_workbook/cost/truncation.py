@@ -2,6 +2,7 @@
 :class:`~sbert_workbook.calibration.calibrators.Whitening`).
 
     first k:     u ↦ u[:k]                                   (what a Matryoshka-trained model is trained to allow)
+    first k, centred: u ↦ (u − μ)[:k]                        (the same k numbers, centred as PCA-k is: like for like)
     PCA-k:       u ↦ (u − μ) V_k,  V_k the top k eigenvectors of Σ = (u − μ)ᵀ(u − μ)/n
     whitening-k: u ↦ (u − μ) V_k Λ_k^{-1/2}                  (05: PCA-k, each direction scaled to variance 1)
 
@@ -32,6 +33,23 @@ class FirstDimensions(Calibrator):
 
     def tensors(self):
         return {}
+
+
+class CentredFirstDimensions(FirstDimensions):
+    """u ↦ (u − μ)[:k], μ the calibration mean: the first k numbers, centred as PCA-k and whitening-k centre theirs,
+    so a comparison with them is of the choice of dimensions alone."""
+
+    name = "first k dimensions, centred"
+
+    def _fit(self, u):
+        super()._fit(u)
+        self.mean_ = u.mean(dim=0)
+
+    def _transform(self, u):
+        return (u - self.mean_)[:, :self.k]
+
+    def tensors(self):
+        return {"mean_": self.mean_}
 
 
 class PrincipalComponents(Calibrator):

@@ -37,8 +37,9 @@ class Encoder:
     """
 
     def __init__(self, model, tokenizer, resolved: ResolvedModel, device: torch.device, max_length: int,
-                 backend: str = "torch", modules: ModelModules | None = None):
+                 backend: str = "torch", modules: ModelModules | None = None, precision: str = "float32"):
         self.backend = checked_backend(backend, device)
+        self.precision = precision  # what the transformer's pass runs in (sbert_workbook.encoding.precision; 08)
         self.modules = modules or ModelModules()  # what encode() without a pooling runs after the transformer (07)
         self.model = model.to(device).eval()
         self.tokenizer = tokenizer
@@ -61,7 +62,8 @@ class Encoder:
         return self.model.config.num_hidden_layers + 1
 
     def describe(self) -> str:
-        return f"{self.resolved.describe()}; device {self.device}, backend {self.backend}, max_length {self.max_length}"
+        return (f"{self.resolved.describe()}; device {self.device}, backend {self.backend}, max_length {self.max_length}"
+                + ("" if self.precision == "float32" else f", precision {self.precision}"))
 
     def __repr__(self) -> str:
         return (f"Encoder({self.name!r}, source={self.resolved.source!r}, device={str(self.device)!r}, "
@@ -238,7 +240,7 @@ class Encoder:
 
 
 def load_encoder(name: str = "auto", device: str | torch.device | None = None, max_length: int | None = None,
-                 backend: str = "torch") -> Encoder:
+                 backend: str = "torch", precision: str = "float32") -> Encoder:
     """Load a model by name (see :func:`~sbert_workbook.encoding.resolve.resolve_model`) as an :class:`Encoder`.
 
     Prints which model was picked and why, and one line on any checkpoint weights it did not
@@ -247,9 +249,12 @@ def load_encoder(name: str = "auto", device: str | torch.device | None = None, m
     limit (at most 512). A second line says which pooling ``encode`` runs by default and why: the model's own
     (``1_Pooling/config.json``, with its Dense and Normalize modules; :mod:`~sbert_workbook.encoding.st_folder`) or
     the workbook's mean pooling for a raw transformer.
-    ``backend="onnx"`` runs the cls/mean/max poolings through ONNX Runtime on the CPU.
+    ``backend="onnx"`` runs the cls/mean/max poolings through ONNX Runtime on the CPU. ``precision="int8"`` (CPU) or
+    ``"bfloat16"`` runs the transformer in that precision (opt-in; :mod:`~sbert_workbook.encoding.precision`, 08 §5.2).
     """
     from transformers import AutoTokenizer
+
+    from sbert_workbook.encoding.precision import at_precision
 
     resolved = resolve_model(name)
     print(f"Model: {resolved.describe()}")
@@ -263,9 +268,12 @@ def load_encoder(name: str = "auto", device: str | torch.device | None = None, m
             f"{resolved.path} looked like a model but could not be loaded ({error}). "
             "It needs config.json, tokenizer files and weights (model.safetensors) of a BERT-like model."
         ) from error
-    device = pick_device("cpu" if device is None and backend == "onnx" else device)
+    device = pick_device("cpu" if device is None and (backend == "onnx" or precision == "int8") else device)
+    if precision != "float32" and backend != "torch":
+        raise ValueError(f"precision={precision!r} runs in PyTorch: use backend='torch' with it.")
     default_length = modules.max_seq_length or min(int(getattr(model.config, "max_position_embeddings", 512)), 512)
-    return Encoder(model, tokenizer, resolved, device, max_length or int(default_length), backend, modules)
+    return Encoder(at_precision(model, precision, device), tokenizer, resolved, device, max_length or int(default_length),
+                   backend, modules, precision)
 
 
 def _in_input_order(per_batch: list, order: list[int], rows: list[int]):

@@ -38,6 +38,19 @@ MANIFEST = Manifest(
                                  quick=32, full=32, suite=4, standin=2),
         "STATIC_LONGEST_TOKEN": Size("§4: distil only tokens up to this many characters (None: the whole vocabulary)",
                                      quick=None, full=None, suite=3, standin=2),
+        "SWEEP_SIZES": Size("§5.1: corpus sizes searched, §1's corpus grown with further shipped sentences (SNLI and "
+                            "MultiNLI, then STS and SICK); the largest is encoded once", quick=(1000, 2000, 5000, 10_000, 20_000),
+                            full=(1000, 2000, 5000, 10_000, 20_000, 50_000), suite=(40, 80, 160), standin=(20, 40, 60)),
+        "SWEEP_QUERIES": Size("§5.1: §1's queries each size is searched with (None: all)", quick=100, full=None, suite=6,
+                              standin=3),
+        "SWEEP_REPEATS": Size("§5.1: repeats of each search (the fastest is kept)", quick=2, full=5, suite=1),
+        "RESCORE_MULTIPLIERS": Size("§5.1: binary candidates read per result kept, rescored with the float query",
+                                    quick=(1, 2, 4, 8, 16), full=(1, 2, 4, 8, 16), suite=(1, 4)),
+        "ENCODER_TIMED_SENTENCES": Size("§5.2: STS sentences each precision's encode is timed on, against "
+                                        "sentence-transformers' encode on the same", quick=500, full=2000, suite=16,
+                                        standin=8),
+        "ENCODER_REPEATS": Size("§5.2: alternating rounds of the two encodes (the fastest of each is kept)", quick=2,
+                                full=4, suite=1),
         "RERANK_START": Size("§6: the model the cross-encoder starts from (\"embedded\": the small embedded model, "
                              "trained in a minute or two on a CPU whatever MODEL is; None: MODEL itself, which with "
                              "bert-base-uncased took over 30 minutes on 2 cores)", quick="embedded", full=None, suite=None),
@@ -67,8 +80,10 @@ MANIFEST = Manifest(
         PaperLink("Matryoshka representation learning (Kusupati et al., NeurIPS 2022)", "the first k dimensions, and a "
                   "model trained so that they suffice", "3"),
         PaperLink("model2vec (Tulkens & van Dongen, 2024)", "a static model distilled from the transformer", "4"),
-        PaperLink("HNSW (Malkov & Yashunin, 2018)", "an approximate index against exact search", "5"),
-        PaperLink("Sentence-BERT 1908.10084", "§1, Table 7's trade: bi-encoder retrieval, cross-encoder reranking", "6"),
+        PaperLink("HNSW (Malkov & Yashunin, 2018)", "an approximate index against exact search, as the corpus grows", "5"),
+        PaperLink("Sentence-BERT 1908.10084", "§1: a cross-encoder needs a pass per pair (65 hours to find the most similar "
+                  "pair of 10,000 sentences), a bi-encoder one per sentence; retrieve-then-rerank combines them, a "
+                  "common recipe, not SBERT's proposal", "6"),
     ),
     own_session=True,
 )

@@ -18,15 +18,14 @@ from sbert_workbook.calibration.calibrators import Whitening
 from sbert_workbook.cost import frontier
 from sbert_workbook.cost.static_model import distil_static_model, static_vectors
 from sbert_workbook.cost.storage import ApproximateIndex, Binary, Float32, Int8, Reduced, RescoredBinary
-from sbert_workbook.cost.truncation import FirstDimensions, PrincipalComponents
+from sbert_workbook.cost.truncation import CentredFirstDimensions, FirstDimensions, PrincipalComponents
 from sbert_workbook.lessons.manifests.nb08 import MANIFEST
 from sbert_workbook.diagnosis.ladder import PairVectors, spearman_table
 from sbert_workbook.evaluation.uncertainty import Interval, paired_bootstrap, seed_interval
-from sbert_workbook.lessons.nb08.setup import Lesson08, timed_encoding_ms
+from sbert_workbook.lessons.nb08.setup import K, Lesson08, timed_encoding_ms
 
 #: Rescoring reads this many binary candidates per result kept.
 RESCORE_MULTIPLIER = 4
-K = 10
 
 
 def measure(lesson: Lesson08, storages, pairs: PairVectors | None = None, queries=None, corpus=None,
@@ -46,10 +45,11 @@ def quantized(lesson: Lesson08) -> frontier.Frontier:
 
 
 def fewer_dimensions(lesson: Lesson08) -> frontier.Frontier:
-    """§3: the first k dimensions, PCA-k and whitening-k for every k of DIMENSIONS, beside float32."""
+    """§3: the first k dimensions (as they are, and centred as PCA-k centres), PCA-k and whitening-k for every k of
+    DIMENSIONS, beside float32."""
     ks = [k for k in lesson.sizes.DIMENSIONS if k < lesson.dimensions]
     storages = [Float32()]
-    for make in (FirstDimensions, PrincipalComponents, Whitening):
+    for make in (FirstDimensions, CentredFirstDimensions, PrincipalComponents, Whitening):
         storages += [Reduced(make(k)) for k in ks]
     return measure(lesson, storages)
 
@@ -84,12 +84,16 @@ def measured_cpu_run(full_steps: int, path: Path = CPU_RUN_FILE) -> str:
     if not path.is_file():
         return ""
     run = json.loads(path.read_text(encoding="utf-8"))
-    smallest_k = min(run["first_k"], key=int)
+    ks = sorted(run["first_k"], key=lambda k: -int(k))
     full_hours = run["seconds"] * full_steps / run["steps"] / 3600  # training dominates; it grows with the steps
+    changes = "; ".join(f"k = {k}: {run['first_k'][k]['Matryoshka − plain']}" for k in ks)
+    widest, smallest = run["first_k"][ks[0]], run["first_k"][ks[-1]]
     return (f"Measured: {run['steps']} steps × {run['seeds']} seeds × two objectives with {run['model_name']} "
-            f"took {run['seconds'] / 60:.0f} min on {run['nproc']} CPU cores and peaked at {run['peak_rss_gb']:.1f} GB; "
-            f"at k = {smallest_k}, Matryoshka − plain was {run['first_k'][smallest_k]['Matryoshka − plain']}. "
-            f"Full mode's {full_steps} steps per run would take about {full_hours:.1f} h at that pace: a GPU's run.")
+            f"took {run['seconds'] / 60:.0f} min on {run['nproc']} CPU cores and peaked at {run['peak_rss_gb']:.1f} GB. "
+            f"Matryoshka − plain, STS avg of the first k dimensions: {changes}. The start model, not trained for it, "
+            f"already kept {smallest['start model']:.1f} of its {widest['start model']:.1f} in its first {ks[-1]} "
+            f"dimensions. Full mode's {full_steps} steps per run would take about {full_hours:.1f} h at that pace: a "
+            "GPU's run.")
 
 
 def matryoshka(lesson: Lesson08) -> MatryoshkaRun | None:
@@ -189,6 +193,7 @@ class RerankRun:
     trained: str
     outcomes: list
     queries: int
+    steps: int = 0  # the cross-encoder's training steps
 
 
 def reranked(lesson: Lesson08) -> RerankRun:
@@ -214,7 +219,7 @@ def reranked(lesson: Lesson08) -> RerankRun:
     trained = (f"{pair_model.name}, trained {run.steps} steps on STS-B train (batch {config.batch_size}, learning rate "
                f"{config.learning_rate:g}, {run.seconds:.0f} s)")
     del pair_model
-    return RerankRun(trained, outcomes, n)
+    return RerankRun(trained, outcomes, n, run.steps)
 
 
 def exact_overlap(lesson: Lesson08, storage) -> float:

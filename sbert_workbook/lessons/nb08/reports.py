@@ -15,7 +15,8 @@ from sbert_workbook.diagnosis.ladder import effect
 from sbert_workbook.evaluation.interval_plots import interval_forest_figure
 from sbert_workbook.evaluation.provenance import with_provenance
 from sbert_workbook.lessons.nb08.points import K, IndexRun, MatryoshkaRun, RerankRun, StaticRun
-from sbert_workbook.lessons.nb08.setup import NOTEBOOK, Lesson08
+from sbert_workbook.lessons.nb08.rerank_reports import rerank_table
+from sbert_workbook.lessons.nb08.setup import NOTEBOOK, Lesson08, captioned as _captioned
 from sbert_workbook.lessons.report import Report, verdict
 
 MILLION = 1_000_000
@@ -31,13 +32,6 @@ STATIC_STEPS = pd.DataFrame(
                             "05: SIF's frequency weighting, against 02's frequency bias",
                             "03: mean pooling, with no context between the words"]},
     index=pd.Index([1, 2, 3, 4], name="step"))
-
-
-def _captioned(table: pd.DataFrame, lesson: Lesson08, what: str) -> pd.DataFrame:
-    return with_provenance(table, model=lesson.encoder, pooling=lesson.encoder.modules.describe().removeprefix("pooling: "),
-                           aggregation=f"STS avg: mean Spearman × 100 over the seven sets; recall@{K} and MRR@{K} over "
-                                       "the queries; ms per query: the search alone, fastest of the repeats; " + what,
-                           split=lesson.split)
 
 
 def _changes(frontier: Frontier) -> list[str]:
@@ -74,34 +68,52 @@ def quantization_report(lesson: Lesson08, run: Frontier) -> Report:
     for name in ("int8", "binary"):
         verdicts |= verdict(NOTEBOOK, f"{name} against float32, STS", effect(run.intervals[name]))
     rescored = [name for name in run.intervals if name.startswith("binary, rescored")]
-    recovered = run.table.loc[rescored, f"recall@{K}"].max() >= run.table.loc["binary", f"recall@{K}"]
-    verdicts |= verdict(NOTEBOOK, f"rescoring binary candidates keeps or raises recall@{K}", "yes" if recovered else "no")
-    return Report(table, *_changes(run), _forest(run, f"{lesson.encoder.name}: STS change against float32"),
-                  verdicts=verdicts)
+    recall = {name: run.recall_change(name, "binary", lesson.sizes.RESAMPLES, lesson.seed) for name in rescored}
+    said = [f"recall@{K}, {name} − binary, on the same queries: {interval.described()}" for name, interval in recall.items()]
+    for name, interval in recall.items():
+        verdicts |= verdict(NOTEBOOK, f"{name.removeprefix('binary, ')} against binary alone, recall@{K}", interval.direction)
+    popcount = ("NumPy's np.bitwise_count, one popcount per byte" if hasattr(np, "bitwise_count")
+                else "a 256-entry table lookup per byte (this NumPy has no bitwise_count)")
+    return Report(table, *_changes(run), *said, f"Hamming distances here: {popcount}.",
+                  _forest(run, f"{lesson.encoder.name}: STS change against float32"), verdicts=verdicts)
+
+
+#: §3's reductions: the row-name prefix of each (its rows read "<prefix> (k = 32)") and its label.
+REDUCTIONS = {"first k dimensions": "first k", "first k dimensions, centred": "first k, centred", "PCA-k": "PCA-k",
+              "whitening": "whitening-k"}
+
+
+def reduction_rows(table: pd.DataFrame, prefix: str) -> list[str]:
+    """The rows of one reduction, every k (exact prefix: "first k dimensions" is not "first k dimensions, centred")."""
+    return [name for name in table.index if name.startswith(f"{prefix} (k = ")]
 
 
 def dimensions_report(lesson: Lesson08, run: Frontier) -> Report:
-    """§3: first-k, PCA-k and whitening-k at every k: the table, STS against k per method, and which keeps most."""
-    table = _captioned(run.table.round(4), lesson, "PCA-k and whitening-k fitted on the calibration sentences")
+    """§3: first-k (as is and centred), PCA-k and whitening-k at every k: the table, STS against k per method, which
+    keeps most at the smallest k against the runner-up, and the like-for-like comparisons (centred against centred)."""
+    table = _captioned(run.table.round(4), lesson, "PCA-k, whitening-k and the centred first k fitted on the calibration sentences")
     figure = go.Figure()
-    methods = {"first k dimensions": "first k", "PCA-k": "PCA-k", "whitening": "whitening-k"}
-    for prefix, label in methods.items():
-        rows = [name for name in run.table.index if name.startswith(prefix)]
+    for prefix, label in REDUCTIONS.items():
+        rows = reduction_rows(run.table, prefix)
         figure.add_trace(go.Scatter(x=run.table.loc[rows, "dimensions"], y=run.table.loc[rows, "STS avg"],
                                     mode="lines+markers", name=label))
     figure.add_hline(y=run.table["STS avg"].iloc[0], line={"dash": "dot"}, annotation_text="float32, all dimensions")
     figure.update_layout(title=f"{lesson.encoder.name}: STS against the dimensions kept", xaxis_title="k (log scale)",
                          yaxis_title="STS avg (Spearman × 100)", xaxis_type="log", height=380)
     smallest = int(run.table.loc[list(run.intervals), "dimensions"].min())
-    at_smallest = run.table.index[run.table["dimensions"] == smallest]
-    rows = {label: next(name for name in at_smallest if name.startswith(prefix)) for prefix, label in methods.items()}
+    rows = {label: next(name for name in reduction_rows(run.table, prefix) if run.table.loc[name, "dimensions"] == smallest)
+            for prefix, label in REDUCTIONS.items()}
     best, runner_up = sorted(rows, key=lambda label: -run.table.loc[rows[label], "STS avg"])[:2]
-    gap = run.change(rows[best], rows[runner_up], resamples=lesson.sizes.RESAMPLES, seed=lesson.seed)
+    change = lambda a, b: run.change(rows[a], rows[b], resamples=lesson.sizes.RESAMPLES, seed=lesson.seed)  # noqa: E731
+    gap, like, centring = change(best, runner_up), change("first k, centred", "PCA-k"), change("first k, centred", "first k")
     said = (f"At k = {smallest}: " + ", ".join(f"{label} {run.table.loc[row, 'STS avg']:.2f}" for label, row in rows.items())
-            + f". {best} − {runner_up}: {gap.described()}.")
+            + f". {best} − {runner_up}: {gap.described()}. Like for like, both centred: first k, centred − PCA-k: "
+            f"{like.described()}; what centring alone does to the first k: {centring.described()}.")
     kept = best if gap.direction == "higher" else f"{best} or {runner_up} (a tie)"
+    verdicts = verdict(NOTEBOOK, f"the reduction that keeps most STS at k = {smallest}", kept)
+    verdicts |= verdict(NOTEBOOK, f"the centred first k against PCA-k at k = {smallest}", like.direction)
     return Report(table, figure, said, _forest(run, f"{lesson.encoder.name}: STS change against float32, every k"),
-                  verdicts=verdict(NOTEBOOK, f"the reduction that keeps most STS at k = {smallest}", kept))
+                  verdicts=verdicts)
 
 
 def matryoshka_report(lesson: Lesson08, run: MatryoshkaRun | None) -> Report:
@@ -120,9 +132,11 @@ def matryoshka_report(lesson: Lesson08, run: MatryoshkaRun | None) -> Report:
                          yaxis_title="STS avg (Spearman × 100)", xaxis_type="log", height=380)
     smallest = int(table.index.min())
     change = run.changes[smallest]
-    said = (f"At k = {smallest} the Matryoshka-trained model's first dimensions score {table.loc[smallest, 'trained, Matryoshka']:.2f} "
-            f"against the plain-trained model's {table.loc[smallest, 'trained, plain']:.2f}: {change.described()}. "
-            f"The Matryoshka sum at k = {smallest}: {effect(change)}.")
+    said = ("Matryoshka − plain at every k: " + "; ".join(f"k = {k}: {interval.described()} ({effect(interval)})"
+                                                           for k, interval in run.changes.items())
+            + f". At k = {smallest} the Matryoshka-trained model's first dimensions score "
+            f"{table.loc[smallest, 'trained, Matryoshka']:.2f} against the plain-trained model's "
+            f"{table.loc[smallest, 'trained, plain']:.2f}.")
     return Report(run.trained, with_provenance(table.round(2), model=lesson.encoder, pooling="mean",
                                                aggregation="STS avg: mean Spearman × 100 over the seven sets; each "
                                                            "trained column: the mean over seeds; the change: t interval "
@@ -148,12 +162,12 @@ def static_report(lesson: Lesson08, run: StaticRun) -> Report:
                          "bytes per vector": table["bytes per vector"].tolist()}, index=[lesson.encoder.name, static])
     rows.index.name = "model"
     speed = lesson.encode_ms / run.encode_ms
-    quality = rows["STS avg"].iloc[1] / rows["STS avg"].iloc[0]
     change = run.frontier.intervals[static]
-    said = (f"Distilled in {run.distil_seconds:.0f} s, no training data. One query encodes {speed:.0f}× faster "
-            f"({run.encode_ms:.2f} ms against {lesson.encode_ms:.1f} ms); it keeps {100 * quality:.0f} % of the "
-            f"transformer's STS ({change.described()}) and {rows[f'recall@{K}'].iloc[1]:.3f} of recall@{K} against "
-            f"{rows[f'recall@{K}'].iloc[0]:.3f}.")
+    said = (f"Distilled in {run.distil_seconds:.0f} s from {lesson.encoder.name} (the distillation reads no training "
+            f"data; what the static model knows, it learned from this teacher). One query encodes {speed:.0f}× faster "
+            f"({run.encode_ms:.2f} ms against {lesson.encode_ms:.1f} ms); STS avg {rows['STS avg'].iloc[1]:.2f} "
+            f"against the transformer's {rows['STS avg'].iloc[0]:.2f}, in Spearman × 100 points: {change.described()}; "
+            f"recall@{K} {rows[f'recall@{K}'].iloc[1]:.3f} against {rows[f'recall@{K}'].iloc[0]:.3f}.")
     return Report(_captioned(rows.round(3), lesson, "encode ms: one query alone, fastest over the timed queries"), said,
                   _static_steps_markdown(), verdicts=verdict(NOTEBOOK, "the static model encodes faster than the transformer",
                                                  "yes" if speed > 1 else "no"))
@@ -168,33 +182,6 @@ def index_report(lesson: Lesson08, run: IndexRun) -> Report:
             f"{len(lesson.retrieval.corpus):,} sentences: exact search reads every vector, so its time grows with the "
             "corpus while the graph's walk grows with its logarithm.")
     return Report(table, said)
-
-
-def rerank_table(lesson: Lesson08, run: RerankRun) -> pd.DataFrame:
-    """Per k: recall@K and MRR@K of float32 search alone and reranked, and the cross-encoder's ms per query."""
-    rows = {}
-    for o in run.outcomes:
-        rows[f"float32, top {o.k} reranked"] = {f"recall@{K} search": np.mean(o.before >= 1 / K),
-                                                 f"recall@{K} reranked": np.mean(o.after >= 1 / K),
-                                                 f"MRR@{K} search": np.mean(np.where(o.before >= 1 / K, o.before, 0)),
-                                                 f"MRR@{K} reranked": np.mean(np.where(o.after >= 1 / K, o.after, 0)),
-                                                 "rerank ms per query": 1000 * o.seconds / len(o.before)}
-    return pd.DataFrame(rows).T.rename_axis("retrieve, then rerank")
-
-
-def rerank_report(lesson: Lesson08, run: RerankRun) -> Report:
-    """§6: recall and MRR before and after reranking each k, the cross-encoder's cost, and each MRR change drawn."""
-    from sbert_workbook.evaluation.uncertainty import paired_mean_interval
-
-    table = rerank_table(lesson, run)
-    changes = {f"MRR@{K} reranked − search, top {o.k}": paired_mean_interval(
-        100 * np.where(o.after >= 1 / K, o.after, 0), 100 * np.where(o.before >= 1 / K, o.before, 0), seed=lesson.seed)
-        for o in run.outcomes}
-    said = [f"{name}: {interval.described()}" for name, interval in changes.items()]
-    return Report(f"Cross-encoder: {run.trained}; {run.queries} queries.",
-                  _captioned(table.round(4), lesson, "reciprocal rank 0 beyond the top 10; rerank ms: the cross-encoder's passes"),
-                  *said, interval_forest_figure(changes, f"{lesson.encoder.name}: reranking's change of MRR@{K}",
-                                                unit="MRR × 100"))
 
 
 def plane_report(lesson: Lesson08, quantized: Frontier, reduced: Frontier, static: StaticRun, indexed: IndexRun,
@@ -221,10 +208,28 @@ def plane_report(lesson: Lesson08, quantized: Frontier, reduced: Frontier, stati
     figure.update_xaxes(type="log", title_text="bytes per vector (log)", row=1, col=1)
     figure.update_xaxes(type="log", title_text="ms per query: encoding + search (log)", row=1, col=2)
     figure.update_layout(height=420, showlegend=False, title=f"{lesson.encoder.name}: what each way of keeping vectors costs")
-    cheapest = stored[stored["STS avg"] >= stored["STS avg"].iloc[0] - 1]["bytes per vector"].idxmin()
-    said = (f"The fewest bytes within one STS point of float32: {cheapest} "
-            f"({int(table.loc[cheapest, 'bytes per vector'])} bytes against {int(table['bytes per vector'].iloc[0])}).")
+    cheapest, why = within_one_point(quantized, reduced, indexed.frontier)
+    said = (f"The fewest bytes whose STS change against float32 lies within one point (the whole 95 % paired-bootstrap "
+            f"interval above −1), among this model's own storages: {cheapest}" + (
+                f" ({int(table.loc[cheapest, 'bytes per vector'])} bytes against {int(table['bytes per vector'].iloc[0])}; "
+                f"{why})." if cheapest != "none" else f" ({why})."))
     return Report(figure, said, verdicts=verdict(NOTEBOOK, "fewest bytes within one STS point of float32", cheapest))
+
+
+def within_one_point(*frontiers: Frontier) -> tuple[str, str]:
+    """The storage with the fewest bytes whose STS change against float32 has its interval's lower bound above −1, and
+    its interval; ('none', why) if no storage does. Only the model's own vectors compete (the static model is another
+    model), and rescored rows are left out: what they store is binary's, and their STS is binary's question asked
+    with a float query."""
+    candidates = {}
+    for frontier in frontiers:
+        for name, interval in frontier.intervals.items():
+            if not name.startswith("binary, rescored") and interval.low > -1:
+                candidates[name] = (int(frontier.table.loc[name, "bytes per vector"]), interval)
+    if not candidates:
+        return "none", "no storage's interval lies wholly above −1"
+    cheapest = min(candidates, key=lambda name: candidates[name][0])
+    return cheapest, f"STS {candidates[cheapest][1].described()}"
 
 
 def predict_binary(lesson: Lesson08, run: Frontier):
@@ -234,8 +239,9 @@ def predict_binary(lesson: Lesson08, run: Frontier):
     options = ["Yes: surely a point or more below float32", "No sure loss of a point"]
     hurts = effect(run.intervals["binary"]) == "hurts"
     return predict_question(
-        f"Binary vectors keep one bit of each of {lesson.encoder.name}'s 32-bit numbers, its sign. Will STS (a float "
-        "query against each stored partner's bits) fall a point or more below float32's, beyond its interval?",
+        f"Binary vectors keep one bit of each of {lesson.encoder.name}'s 32-bit numbers, its sign. Will STS (both "
+        "sentences of a pair binarised, compared by how many bits agree, d − 2·Hamming) fall a point or more below "
+        "float32's, beyond its interval?",
         options, options[0 if hurts else 1],
         "A sign keeps which side of each direction a sentence lies on. How much that loses depends on how the model "
         "spreads its sentences: centred, spread dimensions keep most of the order in their signs; a cone whose every "

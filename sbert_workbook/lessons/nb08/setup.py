@@ -12,6 +12,7 @@ import time
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 
 from sbert_workbook.data.corpora import nli_sentences
 from sbert_workbook.data.loaders import load_sts
@@ -23,6 +24,8 @@ from sbert_workbook.lessons.setup import Lesson
 from sbert_workbook.lessons.setup import begin as begin_lesson
 
 NOTEBOOK = "08_what_an_embedding_costs"
+#: Every search keeps the top K: recall@K and MRR@K.
+K = 10
 #: STS-B's "mostly equivalent": the pairs whose first sentence becomes a query (03 §6).
 MATCH_SCORE = 4.0
 
@@ -110,3 +113,13 @@ def data_report(lesson: Lesson08) -> Report:
                   f"calibration: {len(lesson.calibration)} NLI sentences in neither",
                   f"one query encoded alone: {lesson.encode_ms:.1f} ms on {lesson.device.type} (the fastest of "
                   f"{lesson.sizes.TIMED_QUERIES} queries)")
+
+
+def captioned(table: pd.DataFrame, lesson, what: str) -> pd.DataFrame:
+    """``table`` with the caption every 08 table carries: the model, its pooling, how each column aggregates, the split."""
+    from sbert_workbook.evaluation.provenance import with_provenance
+
+    return with_provenance(table, model=lesson.encoder, pooling=lesson.encoder.modules.describe().removeprefix("pooling: "),
+                           aggregation=f"STS avg: mean Spearman × 100 over the seven sets; recall@{K} and MRR@{K} over "
+                                       "the queries; ms per query: the search alone, fastest of the repeats; " + what,
+                           split=lesson.split)
