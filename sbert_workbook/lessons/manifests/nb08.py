@@ -80,7 +80,7 @@ MANIFEST = Manifest(
         PaperLink("Matryoshka representation learning (Kusupati et al., NeurIPS 2022)", "the first k dimensions, and a "
                   "model trained so that they suffice", "3"),
         PaperLink("model2vec (Tulkens & van Dongen, 2024)", "a static model distilled from the transformer", "4"),
-        PaperLink("HNSW (Malkov & Yashunin, 2018)", "an approximate index against exact search, as the corpus grows", "5"),
+        PaperLink("HNSW (Malkov & Yashunin, 2018)", "an approximate index against exact search", "5"),
         PaperLink("Sentence-BERT 1908.10084", "§1: a cross-encoder needs a pass per pair (65 hours to find the most similar "
                   "pair of 10,000 sentences), a bi-encoder one per sentence; retrieve-then-rerank combines them, a "
                   "common recipe, not SBERT's proposal", "6"),
