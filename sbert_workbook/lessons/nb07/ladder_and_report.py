@@ -51,8 +51,8 @@ def ladder_report(lesson: Lesson07, ladder: Ladder | None) -> Report:
     beside = (f"{best} − {runner_up} (the runner-up), on the same pairs: {gap.described()}: "
               + ("the best rung is apart from the next." if gap.apart else "the two are tied.")
               + f" {rungs} rungs are each read at 95 %: if none changed anything, at least one would still look apart "
-              f"up to {1 - 0.95 ** rungs:.0%} of the time (Bonferroni: read each at {1 - 0.05 / rungs:.2%} to keep 95 % "
-              "for all of them together), so a lone rung just apart from zero is weak evidence.")
+              f"up to {100 * (1 - 0.95 ** rungs):.0f} % of the time (Bonferroni: read each at {100 * (1 - 0.05 / rungs):.2f} % "
+              "to keep 95 % for all of them together), so a lone rung just apart from zero is weak evidence.")
     figure = interval_forest_figure({f"{name} − {NO_FIX}": interval for name, interval in ladder.intervals.items()},
                                     f"{lesson.subject.name}: each fix's change of the seven-set mean Spearman")
     verdicts = verdict(NOTEBOOK, "the fix this model needs", ladder.needed or "none")
@@ -89,8 +89,10 @@ def plane_report(lesson: Lesson07, ladder: Ladder | None) -> Report:
 def page_report(lesson: Lesson07, folder="diagnosis") -> Report:
     """§7: the one-page report, HTML and JSON, written into ``folder``; its headline."""
     page, data = write_report(lesson.found, folder)
+    shown = {key: "undefined (E cos near 0)" if value is None and key == "their share of E cos" else value
+             for key, value in lesson.found.headline().items()}
     headline = "\n".join(f"  {key}: {value:.3f}" if isinstance(value, float) else f"  {key}: {value}"
-                         for key, value in lesson.found.headline().items())
+                         for key, value in shown.items())
     return Report(f"Headline:\n{headline}",
                   f"Wrote {page} ({page.stat().st_size / 1024:.0f} KB) and {data} ({data.stat().st_size / 1024:.0f} KB): "
                   "open the HTML in a browser; it needs no network and prints on one page.")
