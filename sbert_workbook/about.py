@@ -82,11 +82,12 @@ def git_ref(for_version: str | None = None) -> str:
     return f"v{for_version or version()}"
 
 
-def github_slug() -> str:
-    """``OWNER/NAME`` of the repository on GitHub (Colab and Binder address it so)."""
-    match = re.fullmatch(r"https://github\.com/([\w.-]+/[\w.-]+?)(?:\.git)?", repository())
+def github_slug(address: str | None = None) -> str:
+    """``OWNER/NAME`` of the repository (or of ``address``) on GitHub (Colab and Binder address it so)."""
+    address = (address or repository()).rstrip("/")
+    match = re.fullmatch(r"https://github\.com/([\w.-]+/[\w.-]+?)(?:\.git)?", address)
     if match is None:
-        raise ValueError(f"The repository {repository()!r} is not a https://github.com/OWNER/NAME address, which the "
+        raise ValueError(f"The repository {address!r} is not a https://github.com/OWNER/NAME address, which the "
                          "Colab badges and Binder links need.")
     return match.group(1)
 
@@ -106,11 +107,12 @@ def colab_badge(notebook: str) -> str:
     return f"[![Open In Colab]({COLAB_BADGE_IMAGE})]({colab_url(notebook)})"
 
 
-def binder_url(path: str, app: str = "lab") -> str:
-    """mybinder.org's address for ``path`` in the repository at the tag: ``app`` ``lab`` opens it in JupyterLab,
-    ``voila`` renders it as a page without code (the classroom explorers)."""
+def binder_url(path: str, app: str = "lab", repo: str | None = None, ref: str | None = None) -> str:
+    """mybinder.org's address for ``path`` in the repository (or ``repo``, a course repository holding a release) at
+    the tag (or ``ref``): ``app`` ``lab`` opens it in JupyterLab, ``voila`` renders it without code (the explorers)."""
     urlpath = {"lab": "lab/tree", "voila": "voila/render"}[app]
-    return f"https://mybinder.org/v2/gh/{github_slug()}/{git_ref()}?urlpath={urlpath}/{path}"
+    slug = github_slug(repo) if repo else github_slug()
+    return f"https://mybinder.org/v2/gh/{slug}/{ref or git_ref()}?urlpath={urlpath}/{path}"
 
 
 def nbgitpuller_url(hub: str, path: str, app: str = "lab", repo: str | None = None, branch: str | None = None) -> str:
@@ -123,16 +125,19 @@ def nbgitpuller_url(hub: str, path: str, app: str = "lab", repo: str | None = No
             f"&urlpath={quote(urlpath, safe='')}")
 
 
-def links(hub: str | None = None) -> list[tuple[str, str, str]]:
+def links(hub: str | None = None, repo: str | None = None, ref: str | None = None) -> list[tuple[str, str, str]]:
     """(where, notebook, address) for every lesson notebook on Colab, the first one and a classroom page on Binder, and
-    (with ``hub``, a JupyterHub's address) the first one by nbgitpuller: ``python -m sbert_workbook links``."""
+    (with ``hub``, a JupyterHub's address) by nbgitpuller: ``python -m sbert_workbook links``. With ``repo`` (and
+    ``ref``, its branch) the Binder and nbgitpuller links open a course repository holding a students' release
+    instead, and Colab is left out (a release's notebooks carry no badge)."""
     from sbert_workbook.lessons.manifest import all_manifests
 
     notebooks = [f"notebooks/{lesson.notebook}.ipynb" for lesson in all_manifests()]
     explorer = "classroom/embedding_explorer.ipynb"
-    rows = [("Colab", path, colab_url(path)) for path in notebooks]
-    rows += [("Binder", notebooks[0], binder_url(notebooks[0])), ("Binder", explorer, binder_url(explorer, "voila"))]
+    rows = [] if repo else [("Colab", path, colab_url(path)) for path in notebooks]
+    rows += [("Binder", notebooks[0], binder_url(notebooks[0], repo=repo, ref=ref)),
+             ("Binder", explorer, binder_url(explorer, "voila", repo=repo, ref=ref))]
     if hub:
-        rows += [("nbgitpuller", notebooks[0], nbgitpuller_url(hub, notebooks[0])),
-                 ("nbgitpuller", explorer, nbgitpuller_url(hub, explorer, "voila"))]
+        rows += [("nbgitpuller", notebooks[0], nbgitpuller_url(hub, notebooks[0], repo=repo, branch=ref)),
+                 ("nbgitpuller", explorer, nbgitpuller_url(hub, explorer, "voila", repo=repo, branch=ref))]
     return rows

@@ -141,3 +141,13 @@ def test_a_repository_that_is_not_on_github_is_refused_with_what_to_do(monkeypat
     monkeypatch.setattr(about, "repository", lambda: "https://gitlab.example.org/a/b")
     with pytest.raises(ValueError, match="https://github.com/OWNER/NAME"):
         about.github_slug()
+
+
+def test_links_for_a_course_repository_open_the_release_there_and_offer_no_colab_badge(capsys):
+    from sbert_workbook.app.cli import main
+
+    assert main(["links", "--hub", "https://hub.example.org", "--repo", "https://github.com/teacher/course"]) == 0
+    printed = capsys.readouterr().out
+    assert "colab.research.google.com" not in printed and "sbert-workbook%2Fsbert-workbook" not in printed
+    assert "https://mybinder.org/v2/gh/teacher/course/main?urlpath=lab/tree/notebooks/00_start_here.ipynb" in printed
+    assert "repo=https%3A%2F%2Fgithub.com%2Fteacher%2Fcourse&branch=main&urlpath=lab%2Ftree%2Fcourse%2Fnotebooks" in printed

@@ -35,6 +35,72 @@ def test_the_release_holds_the_notebooks_and_a_wheel_without_solutions(release, 
     assert release_wheel.name in (release / "README.txt").read_text()
 
 
+def test_the_release_carries_no_badge_or_address_that_leads_to_the_solutions(release):
+    """A badge opens the repository's notebook, whose setup cell installs the package with the solutions."""
+    for notebook in sorted((release / "notebooks").glob("*.ipynb")) + sorted((release / "classroom").glob("*.ipynb")):
+        text = notebook.read_text(encoding="utf-8")
+        assert "Open In Colab" not in text and "git+" not in text and "colab.research.google.com/github" not in text, notebook.name
+    import nbformat
+
+    title = nbformat.read(release / "notebooks" / "00_start_here.ipynb", 4).cells[0].source
+    assert title.startswith("# 00 · Start here") and "| notebook | after it a student can |\n|---|---|\n" in title
+    assert all(row.count(" | ") == 1 for row in title.splitlines() if row.startswith("| `")), "the map keeps 2 columns"
+    assert sorted(p.name for p in (release / "notebooks").iterdir()) == sorted(
+        p.name for p in (REPO / "notebooks").glob("*.ipynb")), "the notebooks only, not what a run left beside them"
+
+
+def test_the_readme_installs_lab_at_the_constraints_with_the_cpu_torch_as_the_front_door_does(release, release_wheel):
+    readme = (release / "README.txt").read_text(encoding="utf-8")
+    workbook = (REPO / "workbook").read_text(encoding="utf-8")
+    cpu_index = workbook.split('TORCH_CPU_INDEX="${SBERT_WORKBOOK_TORCH_CPU_INDEX:-', 1)[1].split("}", 1)[0]
+    assert f"pip install -c constraints.txt --extra-index-url {cpu_index} torch" in readme
+    assert f'pip install -c constraints.txt "wheel/{release_wheel.name}[lab,onnx]"' in readme
+    assert '-e ".[$extras]"' in workbook and "extras=lab,onnx" in workbook, "the front door installs [lab,onnx] too"
+    assert f'--no-index --find-links wheelhouse -c constraints.txt "wheel/{release_wheel.name}[lab,onnx]"' in readme
+    assert (release / "constraints.txt").read_text() == (REPO / "constraints.txt").read_text()
+
+
+def test_the_releases_binder_folder_installs_its_wheel_not_the_repository(release, release_wheel):
+    ours = [line for line in (REPO / "binder" / "requirements.txt").read_text().splitlines() if not line.startswith("#")]
+    theirs = [line for line in (release / "binder" / "requirements.txt").read_text().splitlines() if not line.startswith("#")]
+    assert theirs == [f"./wheel/{release_wheel.name}[lab]" if line == ".[lab]" else line for line in ours]
+    assert "-c ../constraints.txt" in theirs and (release / "binder" / ".." / "constraints.txt").is_file()
+    for name in ("runtime.txt", "apt.txt", "start"):
+        assert (release / "binder" / name).read_bytes() == (REPO / "binder" / name).read_bytes()
+
+
+def test_the_wheelhouse_downloads_the_wheel_with_its_extras_at_the_constraints(tmp_path, monkeypatch):
+    import urllib.request
+
+    from sbert_workbook.app import release as release_module
+
+    ran = []
+    monkeypatch.setattr(release_module.subprocess, "run", lambda command, **kwargs: ran.append(command))
+    monkeypatch.setattr(urllib.request, "urlopen", lambda *args, **kwargs: None)
+    house = release_module.fill_wheelhouse(tmp_path, "sbert_workbook-0.1.0-py3-none-any.whl")
+    (command,) = ran
+    assert command[1:4] == ["-m", "pip", "download"] and command[command.index("-d") + 1] == str(house)
+    assert command[command.index("--extra-index-url") + 1] == release_module.TORCH_CPU_INDEX
+    assert command[command.index("-c") + 1] == str(tmp_path / "constraints.txt")
+    assert command[-1] == f"{tmp_path / 'wheel' / 'sbert_workbook-0.1.0-py3-none-any.whl'}[lab,onnx]"
+
+
+@pytest.mark.notebook
+def test_00_and_an_exercise_notebook_run_from_the_releases_wheel_and_find_no_solution(release, tmp_path):
+    """The check a teacher runs with ./workbook release --check: the wheel pip-installed into a new venv, 00 and 01 run
+    alone in empty folders in its kernel, every check cell 'not attempted', and no solution importable there."""
+    from sbert_workbook.app.release_check import check_release, report
+
+    records = check_release(release, tmp_path / "check")
+    said = report(records)
+    print(said)
+    assert [record["notebook"] for record in records] == ["00_start_here.ipynb", "01_mlm_to_similarity.ipynb"]
+    assert said.endswith("PASS: the release runs from its wheel and holds no solution"), said
+    for record in records:
+        assert record["checks"] >= 1 and record["probe"]["solutions_found"] is False
+        assert Path(record["probe"]["package"]).is_relative_to(tmp_path / "check" / "venv")
+
+
 def _setup_cell(notebook: Path) -> str:
     import nbformat
 

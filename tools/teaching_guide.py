@@ -448,7 +448,15 @@ def block_room(all_sections, times) -> str:
             "([measured](docs/classroom_load.md): 30 at once on 24 GB).")
 
 
-BLOCKS = {"laptop": block_laptop, "room": block_room, "rule": block_rule, "measured": block_measured, "path-90": block_path, "sessions": block_sessions,
+def block_objectives(all_sections, times) -> str:
+    """Appendix F: each lesson's learning objectives, from its manifest (also 00's map and the book's handouts)."""
+    from sbert_workbook.lessons.manifest import all_manifests
+
+    rows = [_row(lesson.notebook, "; ".join(lesson.objectives)) for lesson in all_manifests()]
+    return "\n".join(["| notebook | after it a student can |", "|---|---|", *rows])
+
+
+BLOCKS = {"laptop": block_laptop, "objectives": block_objectives, "room": block_room, "rule": block_rule, "measured": block_measured, "path-90": block_path, "sessions": block_sessions,
           "sections": block_sections,
           "equations": block_equations, "key-numbers": block_numbers, "paper-map": block_papers,
           "exercises": block_exercises, "protocol": block_protocol}

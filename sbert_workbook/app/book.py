@@ -6,7 +6,8 @@ to one HTML page: plotly figures stay interactive (zoom, hover), each control sh
 below it was drawn, equations are typeset, and everything a page loads sits in ``assets/``
 (:mod:`sbert_workbook.app.book_assets`), so the book opens from a disk or a static web server with no network.
 ``index.html`` lists the notebooks in order with each one's purpose (``metadata.sbert_workbook.purpose`` in the
-notebook); every page links to the index and its neighbours. Named in ``00_start_here.ipynb`` and the README.
+notebook), its learning objectives and its one-page handout (:mod:`sbert_workbook.app.handouts`); every page links to
+the index and its neighbours. Named in ``00_start_here.ipynb`` and the README.
 """
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sbert_workbook.app.book_assets import PLOTLY_JS, write_assets
+from sbert_workbook.app.handouts import write_handouts
 from sbert_workbook.app.runbook import PLOTLY_MIME, list_notebooks, notebooks_folder, run_all, with_plotly_as_html
 
 ASSETS = "assets"
@@ -133,7 +135,16 @@ def page_html(chapter_: Chapter, nav: str) -> str:
 
 
 def index_html(chapters: list[Chapter]) -> str:
-    items = "\n".join(f'<li><a href="{c.page}">{html.escape(c.title)}</a> — {html.escape(c.purpose)}</li>' for c in chapters)
+    """The contents: each notebook's page, purpose, learning objectives and printable handout (app/handouts.py)."""
+    from sbert_workbook.app.handouts import handout_page
+    from sbert_workbook.lessons.manifest import manifest
+
+    def objectives(c: Chapter) -> str:
+        said = "; ".join(manifest(c.notebook.stem).objectives)
+        return f'<br><small>After it you can: {html.escape(said)} · <a href="{handout_page(c.notebook)}">handout</a></small>'
+
+    items = "\n".join(f'<li><a href="{c.page}">{html.escape(c.title)}</a> — {html.escape(c.purpose)}{objectives(c)}</li>'
+                      for c in chapters)
     return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>{html.escape(BOOK_TITLE)}</title>'
             '<style>body { font-family: sans-serif; max-width: 50em; margin: 2em auto; line-height: 1.5; }</style></head>\n'
             f"<body><h1>{html.escape(BOOK_TITLE)}</h1>\n<p>Every notebook as it ran in quick mode on the embedded model "
@@ -150,6 +161,7 @@ def write_book(executed: dict[Path, Path], out_dir: Path) -> Path:
     assert (out_dir / ASSETS / PLOTLY_JS).is_file()
     for position, chapter_ in enumerate(chapters):
         (out_dir / chapter_.page).write_text(page_html(chapter_, navigation(chapters, position)), encoding="utf-8")
+    write_handouts([c.notebook for c in chapters], out_dir)  # one printable page per notebook, linked from the index
     (out_dir / "index.html").write_text(index_html(chapters), encoding="utf-8")
     return out_dir / "index.html"
 

@@ -51,6 +51,10 @@ def build_parser() -> argparse.ArgumentParser:
                          help="where you will host the release's wheel for Colab (its address, or its folder's ending in "
                               "/): the notebooks' setup cell installs it from there; without it, students upload the "
                               "wheel into their Colab session")
+    release.add_argument("--wheelhouse", action="store_true", help="also download every package the install needs into "
+                         "wheelhouse/, for laptops like this one (same system and Python) that install without internet")
+    release.add_argument("--check", action="store_true", help="then run 00 and 01 from the release's wheel in an empty "
+                         "folder and check that no solution can be imported (about a minute on 2 cores)")
 
     classroom = commands.add_parser("classroom", help="the pair and embedding explorers as a stand-alone Voila web app")
     classroom.add_argument("--port", type=int, default=8866)
@@ -92,6 +96,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     links = commands.add_parser("links", help="the Colab, Binder and nbgitpuller links of this version's notebooks")
     links.add_argument("--hub", default=None, metavar="URL", help="your JupyterHub's address, for nbgitpuller links")
+    links.add_argument("--repo", default=None, metavar="URL", help="a course repository holding a students' release "
+                       "(./workbook release): Binder and nbgitpuller open it instead of the workbook's")
+    links.add_argument("--branch", default=None, help="the course repository's branch (with --repo; default: main)")
     return parser
 
 
@@ -142,11 +149,18 @@ def run_book(args) -> int:
 def run_release(args) -> int:
     from sbert_workbook.app.release import write_release
 
-    out = write_release(args.out, args.wheel_url)
+    out = write_release(args.out, args.wheel_url, args.wheelhouse)
     (wheel,) = (out / "wheel").glob("*.whl")
     where = f"from {args.wheel_url} (put {wheel.name} there)" if args.wheel_url else f"{wheel.name}, uploaded into the session"
-    print(f"wrote {out}: notebooks/, classroom/ and wheel/ (no solutions/); on Colab the notebooks install {where}; "
-          f"see {out / 'README.txt'}")
+    print(f"wrote {out}: {', '.join(sorted(p.name + ('/' if p.is_dir() else '') for p in out.iterdir()))} (no solutions); "
+          f"on Colab the notebooks install {where}; see {out / 'README.txt'}")
+    if args.check:
+        from sbert_workbook.app.release_check import check_release, report
+
+        print("checking the release: its wheel in a new environment, 00 and 01 run in an empty folder ...", flush=True)
+        said = report(check_release(out))
+        print(said)
+        return 0 if said.endswith("PASS: the release runs from its wheel and holds no solution") else 1
     return 0
 
 
@@ -210,8 +224,10 @@ def run_predownload(args) -> int:
 def run_links(args) -> int:
     from sbert_workbook import about
 
-    print(f"sbert-workbook {about.version()} ({about.repository()}, tag {about.git_ref()})")
-    for where, notebook, address in about.links(args.hub):
+    branch = args.branch or ("main" if args.repo else None)
+    print(f"sbert-workbook {about.version()}: " + (f"the release in {args.repo}, branch {branch}" if args.repo else
+                                                   f"{about.repository()}, tag {about.git_ref()}"))
+    for where, notebook, address in about.links(args.hub, args.repo, branch):
         print(f"{where:12} {notebook:45} {address}")
     return 0
 

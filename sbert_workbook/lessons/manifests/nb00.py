@@ -14,4 +14,8 @@ MANIFEST = Manifest(
         "compute the cosine of two sentence vectors by hand",
         "switch model, mode and device in a notebook's parameters cell",
     ),
+    equations=(
+        Equation("cosine similarity, the measure of the whole workbook", "cos(u, v) = u·v / (‖u‖ ‖v‖)",
+                 "sbert_workbook.evaluation.similarity:cosine_similarity", "3"),
+    ),
 )

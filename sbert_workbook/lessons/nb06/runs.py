@@ -6,15 +6,18 @@ drops its weights and optimizer before the next run starts, so the kernel holds 
 """
 from __future__ import annotations
 
+import contextlib
 import copy
 import gc
 import math
+import re
 import shutil
+import warnings
 from dataclasses import dataclass, field
 
 from sbert_workbook.evaluation.geometry import alignment, uniformity
 from sbert_workbook.lessons.nb06.rows import ScoredRow, score_row
-from sbert_workbook.lessons.nb06.setup import CONE_LEARNING_RATE, LARGE_P, TAU, Lesson06
+from sbert_workbook.lessons.nb06.setup import CONE_LEARNING_RATE, LARGE_P, MAX_LENGTH, TAU, Lesson06
 from sbert_workbook.training import contrastive, isotropy
 from sbert_workbook.training.bag_of_words import bag_of_words_row
 from sbert_workbook.training.fitting import TrainingConfig, fit
@@ -83,8 +86,9 @@ def train(lesson: Lesson06, name: str, start: str, recipe: Recipe, seed: int | N
                                      every)
     folder = scratch_folder("sbw-06-run-")
     try:
-        result = fit(model, recipe.examples, recipe.objective, config, dev=lesson.data.stsb_dev, output_dir=folder,
-                     callback=path)
+        with dev_cut_said_once(lesson):
+            result = fit(model, recipe.examples, recipe.objective, config, dev=lesson.data.stsb_dev, output_dir=folder,
+                         callback=path)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     model.head = None  # the MLP is used in training only (the paper's unsupervised default)
@@ -97,6 +101,31 @@ def train(lesson: Lesson06, name: str, start: str, recipe: Recipe, seed: int | N
     del model, path, result
     gc.collect()
     return run
+
+
+#: The encoder's warning when sentences are cut at max_length (sbert_workbook.encoding.batch_limits).
+CUT = re.compile(r"(\d+) of (\d+) sentences are longer than max_length=(\d+) tokens")
+
+
+@contextlib.contextmanager
+def dev_cut_said_once(lesson: Lesson06):
+    """Every run scores STS-B dev while it trains, at the recipe's MAX_LENGTH tokens (SimCSE's --max_seq_length), and
+    the encoder warns at each evaluation that the longer dev sentences are cut: the lesson says it once, as its own
+    line; any other warning passes on as it came (each distinct one once)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        yield
+    passed = set()
+    for warning in caught:
+        cut = CUT.search(str(warning.message))
+        if cut is None or int(cut[3]) != MAX_LENGTH:
+            if (str(warning.message), warning.category) not in passed:
+                passed.add((str(warning.message), warning.category))
+                warnings.warn_explicit(warning.message, warning.category, warning.filename, warning.lineno)
+        elif not lesson.said_dev_is_cut:
+            lesson.said_dev_is_cut = True
+            print(f"While training, STS-B dev is scored at the recipe's {MAX_LENGTH} tokens a sentence (SimCSE's "
+                  f"max_seq_length): {cut[1]} of its {cut[2]} sentences are longer and are cut there, in every run.")
 
 
 def end_point(lesson: Lesson06, model, dropout: float, views) -> dict:

@@ -69,6 +69,7 @@ class Lesson06(Lesson):
     start_row: dict = field(default_factory=dict)  # start → frozen row in the training pooling (paths start here)
     demo: tuple = ()  # §1: the start model's vectors of a few SNLI entailment pairs
     token_ids: TokenIds | None = None  # the cone's token ids of every sentence read, tokenised once
+    said_dev_is_cut: bool = False  # the runs' line on STS-B dev cut at MAX_LENGTH tokens, printed once (runs.py)
     _starting: dict = field(default_factory=dict, repr=False)
 
     @property
