@@ -37,9 +37,10 @@ def quick_mode(parameter: bool | str | None = QUICK_AUTO, device: str | torch.de
     whatever ``QUICK`` says (so nbclient, papermill or nbmake runs need no parameters);
     ``QUICK = True``/``False`` is obeyed; with ``QUICK = "auto"`` (or None),
     ``SBERT_WORKBOOK_QUICK=0``/``false``/``no``/``off`` asks for full mode, and otherwise the
-    device decides by where full mode finishes: full on a CUDA GPU, quick on a CPU and on Apple's MPS
-    (full mode is timed on CUDA GPUs only; on a laptop GPU it may not finish within a class). ``device``
-    is the one the notebook will use (None: :func:`~sbert_workbook.devices.pick_device`'s choice).
+    device decides: full on a CUDA GPU, quick on a CPU and on Apple's MPS. A lesson's set-up chooses by
+    its predicted time on this machine instead (:mod:`sbert_workbook.lessons.forecasting`); this rule
+    serves code with no long step (the classroom explorers). ``device`` is the one the notebook will use
+    (None: :func:`~sbert_workbook.devices.pick_device`'s choice).
     """
     quick, reason = _quick_choice(parameter, device)
     if announce:
@@ -57,17 +58,15 @@ def _quick_choice(parameter, device) -> tuple[bool, str]:
         return parameter, f"QUICK = {parameter}; set {switch}, or QUICK = \"auto\" to choose by the device"
     if parameter not in (None, QUICK_AUTO):
         raise ValueError(f"QUICK = {parameter!r} is not understood: use True (small and fast), False (full) "
-                         f"or \"auto\" (full on a CUDA GPU, quick on a CPU or Apple MPS).")
+                         f"or \"auto\" (the largest mode predicted to fit the budget on this machine).")
     if from_env in _FALSE_WORDS:
         return False, f"{QUICK_ENV_VAR}={os.environ[QUICK_ENV_VAR]} asks for full mode; set QUICK = True for the small, fast version"
     kind = pick_device(device).type
     if kind == "cuda":
-        return False, "a CUDA GPU was found: full mode, the papers' recipe; set QUICK = True for the small, fast version"
+        return False, "a CUDA GPU was found: full mode; set QUICK = True for the small, fast version"
     if kind == "mps":
-        return True, ("Apple MPS GPU found: full mode is timed only on CUDA GPUs and may not finish in a lesson here; "
-                      "set QUICK = False to run it")
-    return True, (f"no GPU found: on this {os.cpu_count() or 1}-core CPU the full version can take from minutes to hours, "
-                  "see docs/measurements.md; set QUICK = False to run it")
+        return True, "an Apple MPS GPU was found: quick mode; set QUICK = False for the full version"
+    return True, f"no GPU found: quick mode on this {os.cpu_count() or 1}-core CPU; set QUICK = False for the full version"
 
 
 def set_seed(seed: int = 0) -> int:

@@ -19,7 +19,7 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures"
 @pytest.fixture(scope="session")
 def shared_data() -> Path:
     if not SHARED_DATA.is_dir():
-        pytest.fail(f"The reference data is missing: expected {SHARED_DATA} (see README, 'Data').")
+        pytest.fail(f"The reference data is missing: expected {SHARED_DATA} (see README, 'Models and data').")
     return SHARED_DATA
 
 

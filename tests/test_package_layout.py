@@ -13,7 +13,7 @@ MAX_LINES = 300
 #: Layer of each top-level name in the package: a module may import from its own layer or below.
 LAYERS = {
     "settings": 0, "devices": 0, "optimizer": 0, "published": 0, "teaching": 0, "heap": 0,
-    "data": 1,
+    "data": 1, "forecast": 1,
     "encoding": 2,
     "evaluation": 3,
     "mlm": 4, "anisotropy": 4, "training": 4, "calibration": 4,

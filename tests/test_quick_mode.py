@@ -1,5 +1,6 @@
-"""QUICK = "auto": full where full mode finishes (a CUDA GPU), quick on a CPU and on Apple's MPS, one printed line
-saying which, why and how to switch.
+"""``quick_mode``, the rule for code with no long step (the classroom explorers): QUICK = "auto" is full on a CUDA GPU,
+quick on a CPU and on Apple's MPS, with one printed line saying which, why and how to switch. A lesson's set-up
+chooses by its predicted time instead (tests/test_forecast.py).
 
 The GPUs are faked by replacing torch's CUDA/MPS probes; the environment variable
 SBERT_WORKBOOK_QUICK (which every test runner sets) must keep winning over the parameter.
@@ -52,24 +53,23 @@ def _decide(capsys, *args):
 def test_auto_is_quick_on_a_cpu_and_says_how_to_run_the_full_version(cpu_only, capsys):
     quick, line = _decide(capsys, "auto")
     assert quick is True
-    assert line.startswith("quick mode: on (no GPU found") and "set QUICK = False to run it" in line
+    assert line.startswith("quick mode: on (no GPU found") and "set QUICK = False for the full version" in line
 
 
 def test_auto_is_full_on_a_cuda_gpu_and_says_how_to_get_the_quick_version(with_gpu, capsys):
     quick, line = _decide(capsys, "auto")
     assert quick is False
-    assert line == ("quick mode: off (a CUDA GPU was found: full mode, the papers' recipe; "
-                    "set QUICK = True for the small, fast version)")
+    assert line == "quick mode: off (a CUDA GPU was found: full mode; set QUICK = True for the small, fast version)"
 
 
 def test_auto_is_quick_on_apple_mps_and_says_why_and_how_to_run_the_full_version(apple_mps, capsys):
-    """Full mode is timed on CUDA GPUs only: on a laptop's MPS GPU the papers' recipe (04 trains on all of AllNLI)
-    may not finish within a class, so "auto" stays quick there."""
+    """On a laptop's MPS GPU the papers' recipe (04 trains on all of AllNLI) may not finish within a class, so "auto"
+    stays quick there; the line claims no timing nobody made."""
     assert sbw.pick_device().type == "mps", "the fixture should make pick_device choose MPS"
     quick, line = _decide(capsys, "auto")
     assert quick is True
-    assert line == ("quick mode: on (Apple MPS GPU found: full mode is timed only on CUDA GPUs and may not finish in a "
-                    "lesson here; set QUICK = False to run it)")
+    assert line == "quick mode: on (an Apple MPS GPU was found: quick mode; set QUICK = False for the full version)"
+    assert "timed" not in line
     assert _decide(capsys, False)[0] is False, "QUICK = False still runs full mode on MPS"
     assert _decide(capsys, "auto", "cpu")[1].startswith("quick mode: on (no GPU found")
 

@@ -1,12 +1,16 @@
 """A room that opens the classroom app at once: N pages at the same moment, each timed to its first figure.
 
     python tools/classroom_load.py --pages 10 [--pages 20 ...] [--room 30] [--label after] [--app pair_explorer]
+                                   [--arrive ready|start|SECONDS]
 
 Starts the app as ``./workbook classroom --quick --model embedded --no-browser [--room N]`` does, waits until its
-preheated kernels are ready (with ``--room``), then opens ``--pages`` pages in headless Chromium at one moment
+preheated kernels are ready (with ``--room``: the app's "let the room in" line; ``--arrive start``: no wait, the
+room comes the moment the app answers; ``--arrive 600``: ten minutes after it is ready, as a teacher who opens the
+app early has it), then opens ``--pages`` pages in headless Chromium at one moment
 (the two explorers in turn, or ``--app`` only), each in a browser context of its own. Every page is timed from
 that moment to its first drawn figure, or to the app's "the room is full" page; the machine's memory in use is
-sampled every half second. ``--voila-arg`` passes an option to Voilà after the app's own, e.g.
+sampled every half second; the server's log is searched for kernels culled, kernels started, "Kernel does not
+exist" and "Uncaught exception". ``--voila-arg`` passes an option to Voilà after the app's own, e.g.
 ``--voila-arg=--KernelManager.ip=/tmp/room/kernel`` for the shared socket path the app once used.
 
 Each row (pages, drawn, turned away, median, slowest, memory) is appended to ``docs/classroom_load.json``
@@ -30,8 +34,29 @@ RESULTS = ROOT / "docs" / "classroom_load.json"
 GB = 1024 ** 3
 
 
+def wait_for_room(log: Path, timeout_s: float) -> float:
+    """Seconds until the app's log says the room is ready ("let the room in")."""
+    started = time.monotonic()
+    while time.monotonic() - started < timeout_s:
+        if "let the room in" in log.read_text(errors="replace"):
+            return time.monotonic() - started
+        time.sleep(0.5)
+    raise RuntimeError(f"the app did not say 'let the room in' within {timeout_s:.0f} s; see {log}")
+
+
+def log_counts(text: str) -> dict:
+    """What the server's log says about the room's kernels."""
+    import re
+
+    return {"kernels_started": len(re.findall(r"Kernel started: ", text)),
+            "kernels_culled": len(re.findall(r"Culling '\\w+' kernel", text)),
+            "kernel_does_not_exist": text.count("Kernel does not exist"),
+            "uncaught_exceptions": text.count("Uncaught exception"),
+            "turned_away": len(re.findall(r"^503 GET .*ms$", text, flags=re.MULTILINE))}
+
+
 def measure(pages: int, apps: tuple[str, ...], room: int, voila_args: tuple[str, ...], timeout_s: float,
-            label: str, transport: str | None = None, max_kernels: int | None = None) -> dict:
+            label: str, transport: str | None = None, max_kernels: int | None = None, arrive: str = "ready") -> dict:
     from sbert_workbook.app import classroom_pages as pages_
 
     from sbert_workbook.app.room import room_capacity
@@ -45,8 +70,10 @@ def measure(pages: int, apps: tuple[str, ...], room: int, voila_args: tuple[str,
                                     extra_args=voila_args, transport=transport)
     try:
         warm_s = None
-        if room:
-            warm_s = pages_.wait_until_kernels_idle(server, room, timeout_s)
+        if room and arrive != "start":
+            warm_s = wait_for_room(log, timeout_s)
+            if arrive != "ready":
+                time.sleep(float(arrive))
         ready = pages_.used_memory_bytes()
         load = pages_.open_at_once(f"http://127.0.0.1:{port}", token, pages_.room_of(pages, apps), timeout_s,
                                    server=server)
@@ -57,6 +84,7 @@ def measure(pages: int, apps: tuple[str, ...], room: int, voila_args: tuple[str,
     from sbert_workbook.app.kernel_transport import default_transport
 
     row = {"label": label, "pages": pages, "apps": list(apps), "room": room, "voila_args": list(voila_args),
+           "arrive": arrive, **log_counts(text),
            "max_kernels": max_kernels,
            "transport": transport or default_transport(),
            **load.summary(), "seconds": [None if p.seconds is None else round(p.seconds, 1) for p in load.loads],
@@ -80,14 +108,20 @@ def _cpu(row: dict) -> str:
 
 
 def markdown(rows: list[dict]) -> str:
-    lines = ["| label | transport | room | max kernels | pages | drawn | room full | median s | slowest s | slowest / median | warm-up s | "
-             "memory peak GB (before) | CPU s while loading: kernels / server / browser | Invalid Signature lines | measured |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    lines = ["| label | transport | room | arrives | max kernels | pages | drawn | room full | median s | slowest s | slowest / median | warm-up s | "
+             "memory peak GB (before) | CPU s while loading: kernels / server / browser | Invalid Signature lines | "
+             "log: kernels started / culled / 'does not exist' / uncaught | measured |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
-        lines.append(f"| {r['label']} | {r.get('transport', 'ipc')} | {r['room'] or '–'} | {r.get('max_kernels', '–')} | {r['pages']} | {r['drawn']} | {r['room_full']} | "
+        arrives = r.get("arrive", "ready" if r["room"] else "–")
+        arrives = {"ready": "when ready", "start": "at start"}.get(arrives, f"{arrives} s after ready")
+        logged = ("–" if "kernels_started" not in r else
+                  f"{r['kernels_started']} / {r['kernels_culled']} / {r['kernel_does_not_exist']} / {r['uncaught_exceptions']}")
+        lines.append(f"| {r['label']} | {r.get('transport', 'ipc')} | {r['room'] or '–'} | {arrives if r['room'] else '–'} | "
+                     f"{r.get('max_kernels', '–')} | {r['pages']} | {r['drawn']} | {r['room_full']} | "
                      f"{r['median_s']} | {r['slowest_s']} | {r['slowest_over_median']} | {'–' if r['warm_up_s'] is None else r['warm_up_s']} | "
                      f"{r['memory_peak_gb']} ({r['memory_before_gb']}) | {_cpu(r)} | {r['invalid_signature_lines']} | "
-                     f"{r['measured'][:10]} |")
+                     f"{logged} | {r['measured'][:10]} |")
     return "\n".join(lines)
 
 
@@ -96,6 +130,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pages", type=int, action="append", help="visitors at once (repeat for several rooms)")
     parser.add_argument("--app", action="append", help="explorer(s) the visitors open (default: both, in turn)")
     parser.add_argument("--room", type=int, default=0, help="the app's --room (preheated kernels; 0: none)")
+    parser.add_argument("--arrive", default="ready", help="when the room comes: 'ready' (when the app says so), 'start' "
+                        "(the moment it answers) or seconds after it is ready (default: ready)")
     parser.add_argument("--max-kernels", type=int, default=None, help="the app's --max-kernels (default: from memory)")
     parser.add_argument("--transport", choices=["ipc", "tcp"], help="the kernels' transport (default: the app's)")
     parser.add_argument("--voila-arg", action="append", default=[], help="an option for Voilà after the app's own")
@@ -112,7 +148,7 @@ def main(argv: list[str] | None = None) -> int:
 
     for pages in args.pages or [10]:
         row = measure(pages, tuple(args.app or APPS), args.room, tuple(args.voila_arg), args.timeout, args.label,
-                      args.transport, args.max_kernels)
+                      args.transport, args.max_kernels, args.arrive)
         print(json.dumps({k: v for k, v in row.items() if k != "seconds"}), flush=True)
         history.append(row)
         RESULTS.parent.mkdir(parents=True, exist_ok=True)

@@ -13,7 +13,7 @@ notebook alone in an empty temporary folder, with data only where a Colab user h
 shipped (offline, so ``MODEL = "auto"`` is the embedded model); with ``--standin`` each runs on the branch an online
 Colab user's ``auto`` takes, bert-base-uncased, as a stand-in of its shapes (:mod:`sbert_workbook.app.bert_base_standin`)
 at the manifests' ``standin`` sizes, and fails when it never loaded it: ``.ci/run`` runs that, and the test suite's
-stand-in tests read those runs (``--standin-runs``). It prints a table: notebook, time, result. README, "Colab",
+stand-in tests read those runs (``--standin-runs``). It prints a table: notebook, time, result. README, "Colab and GPU",
 explains the check; ``00_start_here.ipynb`` shows the Colab badge it stands behind.
 """
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Kernel replies that are never noticed: the stall of issue 21, and its fix for every nbclient in a process.
 
-What was measured here (``tools/stall_check.py``, README "Reliability"): now and then a headless run, or a
+What was measured here (``tools/stall_check.py``, docs/reliability.md): now and then a headless run, or a
 Voilà page load, stops after a cell. The kernel has finished: it sent its reply and its 'idle' status, and
 the reply sits in the client's shell socket (``zmq.EVENTS`` reports POLLIN), but the client's asyncio poll on
 that socket never wakes. jupyter_client's ``get_msg(timeout)`` then returns only when its timeout ends, when

@@ -3,7 +3,8 @@ teaches and where each paper result is shown.
 
 Every notebook ``NN_topic`` has ``sbert_workbook/lessons/manifests/nbNN.py`` holding one :class:`Manifest`. Its
 :class:`Size` entries give each size the lesson runs at in every mode: ``quick`` (the student's mode on a laptop
-CPU), ``full`` (the papers' recipe), ``suite`` and ``standin`` (the test suite's smaller runs on the embedded model
+CPU), ``full`` (the papers' recipe), ``session`` (the model's own size, runs cut to fit one session's budget on a
+T4; a size without one keeps its full value), ``suite`` and ``standin`` (the test suite's smaller runs on the embedded model
 and on the bert-base-shaped stand-in) and ``full_on_cpu`` (what ``tools/story_check.py`` runs as full mode on two
 cores). The notebook's set-up (:func:`sbert_workbook.lessons.setup.begin`), the tests' notebook runs,
 ``tools/story_check.py`` and ``tools/teaching_guide.py`` all read it; no size is written anywhere else.
@@ -18,9 +19,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 #: The modes a size has a value for, in the order the manifests write them.
-MODES = ("quick", "full", "suite", "standin", "full_on_cpu")
+MODES = ("quick", "full", "session", "suite", "standin", "full_on_cpu")
 #: Which mode a size falls back to when it does not name a value for this one.
-FALLBACK = {"suite": "quick", "standin": "suite", "full_on_cpu": "full"}
+FALLBACK = {"session": "full", "suite": "quick", "standin": "suite", "full_on_cpu": "full"}
 _UNSET = object()
 
 
@@ -31,13 +32,14 @@ class Size:
     what: str
     quick: Any
     full: Any
+    session: Any = _UNSET
     suite: Any = _UNSET
     standin: Any = _UNSET
     full_on_cpu: Any = _UNSET
 
     def value(self, mode: str) -> Any:
-        """The value in ``mode``; ``suite`` falls back to ``quick``, ``standin`` to ``suite``, ``full_on_cpu`` to
-        ``full``."""
+        """The value in ``mode``; ``session`` falls back to ``full``, ``suite`` to ``quick``, ``standin`` to ``suite``,
+        ``full_on_cpu`` to ``full``."""
         if mode not in MODES:
             raise ValueError(f"Unknown mode {mode!r}: use one of {', '.join(MODES)}.")
         value = getattr(self, mode)
@@ -83,6 +85,11 @@ class Manifest:
     #: An optional lesson taught in a session of its own (tools/teaching_guide.py): off the 90-minute path, and the
     #: sessions table starts a new session where it starts; its core sections are that session's core.
     own_session: bool = False
+    #: ``work(sizes, plan) -> [forecast.work.Step]``: the lesson's long steps at a mode's sizes, which its set-up turns
+    #: into a prediction per mode (:mod:`sbert_workbook.forecast`); None for a lesson with no long step.
+    work: Any = None
+    #: Whether the lesson has a ``session`` mode (sizes that fit one session on a T4) for ``QUICK = "auto"`` to choose.
+    has_session_mode: bool = False
 
     @property
     def number(self) -> str:

@@ -2,13 +2,15 @@
 
 Every notebook's set-up cell is one hidden call, ``lesson = nbNN.begin(QUICK, MODEL, SEED, DEVICE, SIZES)``, and each
 ``sbert_workbook/lessons/nbNN`` module's ``begin`` starts with :func:`begin` here, then loads what its lesson needs.
-It prints what a student should know before the first result: which mode and why, whether the lesson fits in this
+It prints what a student should know before the first result: what each mode is predicted to take on this machine
+with this model (:mod:`sbert_workbook.lessons.forecasting`), which mode runs and why, whether the lesson fits in this
 machine's memory (or stops, saying what to change), the device, the sizes this run
 uses (from the lesson's manifest, with the parameters cell's ``SIZES`` applied) and how to change them.
 Introduced in ``00_start_here.ipynb``.
 """
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,8 +20,11 @@ import torch
 from sbert_workbook.app.memory import check_memory
 from sbert_workbook.devices import pick_device, precision_name
 from sbert_workbook.evaluation.provenance import show_provenance_captions
+from sbert_workbook.forecast.cells import CellClock, install, log_line
+from sbert_workbook.forecast.predict import Forecast
+from sbert_workbook.lessons.forecasting import lesson_forecasts, lesson_mode
 from sbert_workbook.lessons.manifest import Manifest, manifest
-from sbert_workbook.settings import quick_mode, set_seed
+from sbert_workbook.settings import set_seed
 
 
 class Sizes(Mapping):
@@ -60,25 +65,27 @@ class Lesson:
     model: str  # MODEL as the parameters cell gave it ("auto", "embedded", a hub id or a folder)
     sizes: Sizes
     manifest: Manifest = field(repr=False)
-
-    @property
-    def mode(self) -> str:
-        return "quick" if self.quick else "full"
+    mode: str  # "quick", "session" or "full"
+    #: This run's predicted seconds, step by step (None for a lesson with no long step); forecast.timed reads it.
+    forecast: Forecast | None = field(repr=False)
 
 
 def begin(notebook: str, quick: bool | str = "auto", model: str = "auto", seed: int = 0, device=None,
           sizes: dict[str, Any] | None = None, announce: bool = True) -> Lesson:
-    """Resolve the device and the mode, say whether the lesson fits in this machine's memory (before anything is
-    loaded: :func:`sbert_workbook.app.memory.check_memory`), seed everything, turn on table captions and fix the
-    sizes; print them."""
+    """Resolve the device, predict each mode's time here and pick the mode (:mod:`sbert_workbook.lessons.forecasting`),
+    say whether the lesson fits in this machine's memory (before anything is loaded:
+    :func:`sbert_workbook.app.memory.check_memory`), seed everything, turn on table captions and fix the sizes; print
+    them."""
+    started = time.perf_counter()
     device = pick_device(device)
-    quick = quick_mode(quick, device, announce=announce)
+    lesson_manifest = manifest(notebook)
+    forecasts = lesson_forecasts(lesson_manifest, sizes, model, device)
+    model_name = next(iter(forecasts.values())).rates.models.get("lesson", model) if forecasts else model
+    mode = lesson_mode(lesson_manifest, quick, device, forecasts, model_name, announce=announce, sizes=sizes)
     if announce:
-        check_memory(notebook, model, quick)
+        check_memory(notebook, model, mode == "quick")
     set_seed(seed)
     show_provenance_captions()
-    lesson_manifest = manifest(notebook)
-    mode = "quick" if quick else "full"
     chosen = Sizes(lesson_manifest.sizes_for(mode, sizes),
                    {name: size.what for name, size in lesson_manifest.sizes.items()})
     if announce:
@@ -88,4 +95,10 @@ def begin(notebook: str, quick: bool | str = "auto", model: str = "auto", seed: 
             print(f"sizes ({mode} mode{'; changed by SIZES: ' + ', '.join(changed) if changed else ''}; "
                   "change one with SIZES = {\"NAME\": value} in the parameters cell):")
             print("\n".join(chosen.lines()))
-    return Lesson(lesson_manifest.notebook, quick, device, seed, model, chosen, lesson_manifest)
+    forecast = forecasts.get(mode)
+    if forecast is not None:
+        log_line({"notebook": lesson_manifest.notebook, "mode": mode, "where": forecast.rates.where,
+                  "model": forecast.rates.models.get("lesson"), "predicted_s": round(forecast.total_s, 1),
+                  "sections": {k: round(v, 2) for k, v in forecast.section_seconds().items()}})
+        install(CellClock(lesson_manifest.notebook, forecast), setup_started=started)
+    return Lesson(lesson_manifest.notebook, mode == "quick", device, seed, model, chosen, lesson_manifest, mode, forecast)

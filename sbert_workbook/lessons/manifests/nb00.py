@@ -5,7 +5,15 @@ and tools/teaching_guide.py (docs/adding-a-lesson.md).
 """
 from __future__ import annotations
 
-from sbert_workbook.lessons.manifest import Equation, Manifest, PaperLink, Size
+from sbert_workbook.forecast.work import load, measured_cpu
+from sbert_workbook.lessons.manifest import Equation, Manifest
+
+
+def work(sizes, plan):
+    """The set-up and the first embedding: loading the model is the only work that grows with it."""
+    return [load("3", "load_encoder(", plan.model),
+            measured_cpu("rest", "", "the environment check, the widgets, the reports", "00 rest")]
+
 
 MANIFEST = Manifest(
     notebook="00_start_here",
@@ -18,4 +26,5 @@ MANIFEST = Manifest(
         Equation("cosine similarity, the measure of the whole workbook", "cos(u, v) = u·v / (‖u‖ ‖v‖)",
                  "sbert_workbook.evaluation.similarity:cosine_similarity", "3"),
     ),
+    work=work,
 )

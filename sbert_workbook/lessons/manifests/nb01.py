@@ -5,7 +5,18 @@ and tools/teaching_guide.py (docs/adding-a-lesson.md).
 """
 from __future__ import annotations
 
+from sbert_workbook.forecast.work import load, measured_cpu
 from sbert_workbook.lessons.manifest import Equation, Manifest, PaperLink, Size
+
+
+def work(sizes, plan):
+    """§4 trains the tiny MLM (on the CPU, whatever MODEL is); §5 fits its logits; §7 loads MODEL's MLM head."""
+    return [measured_cpu("4", "tiny.train(", "the tiny MLM's training steps and snapshots", "01 tiny MLM step",
+                         sizes["TRAIN_STEPS"]),
+            measured_cpu("5", "logit_fit(", "the exact targets and the fit", "01 fit context", sizes["FIT_CONTEXTS"]),
+            load("7", "real_head_or_none(", plan.model),
+            measured_cpu("rest", "", "the set-up, the reports and figures", "01 rest")]
+
 
 MANIFEST = Manifest(
     notebook="01_mlm_to_similarity",
@@ -35,4 +46,5 @@ MANIFEST = Manifest(
         PaperLink('BERT-flow 2011.05864', '§2.1 the logits checked against exact PMI on a toy language', '5'),
     ),
     story_in_full_mode=True,
+    work=work,
 )

@@ -5,7 +5,32 @@ and tools/teaching_guide.py (docs/adding-a-lesson.md).
 """
 from __future__ import annotations
 
+from sbert_workbook.forecast.reference import TOKENS_PER_SENTENCE
+from sbert_workbook.forecast.work import EMBEDDED, encode, load, measured_cpu
 from sbert_workbook.lessons.manifest import Equation, Manifest, PaperLink, Size
+
+
+def work(sizes, plan):
+    """The set-up reads every sentence through every layer of MODEL (and of the embedded model beside a raw one); the
+    sections measure the vectors on the CPU: nearest neighbours, UMAP (full mode), uniformity, bootstraps."""
+    n, models = 3 * sizes["N_PER_DATASET"], 1 if plan.embedded else 2
+    sentences = n + (2552 if sizes["STSB_PAIRS"] is None else 1.85 * sizes["STSB_PAIRS"])
+    queries = 1000 if sizes["QUERIES_PER_BUCKET"] is not None else 26535
+    steps = [encode("setup", "begin(", "every sentence, every layer", sentences, TOKENS_PER_SENTENCE["stsb test"]),
+             load("setup", "begin(", plan.model),
+             measured_cpu("setup", "begin(", "word frequencies and views, per model", "02 set-up word",
+                          models * sizes["N_WORDS"]),
+             measured_cpu("4", "frequency_buckets(", "nearest neighbours of the ranked tokens, per model", "02 knn query",
+                          models * queries * plan.model.hidden / 384),
+             measured_cpu("rest", "", "the sections' reports, figures and bootstraps, per model", "02 rest", models)]
+    if not plan.embedded:
+        steps += [encode("setup", "begin(", "the same, through the embedded model beside MODEL", sentences,
+                         TOKENS_PER_SENTENCE["stsb test"], model="embedded"),
+                  load("setup", "begin(", EMBEDDED)]
+    if plan.mode != "quick":
+        steps.append(measured_cpu("3", "umap_view(", "UMAP of the sentence cloud", "02 umap point", n))
+    return steps
+
 
 MANIFEST = Manifest(
     notebook="02_anisotropy",
@@ -54,4 +79,5 @@ MANIFEST = Manifest(
         PaperLink('SimCSE 2104.08821', 'alignment and uniformity (Wang & Isola 2020), the lens SimCSE uses', '7'),
     ),
     story_in_full_mode=True,
+    work=work,
 )

@@ -5,7 +5,46 @@ and tools/teaching_guide.py (docs/adding-a-lesson.md).
 """
 from __future__ import annotations
 
+from sbert_workbook.forecast.reference import TOKENS_PER_EXAMPLE, TOKENS_PER_SENTENCE, seven_set_sentences
+from sbert_workbook.forecast.work import EMBEDDED, encode, load, measured_cpu, train
 from sbert_workbook.lessons.manifest import Equation, Manifest, PaperLink, Size
+
+
+def work(sizes, plan):
+    """§3 reads the seven sets through every layer of MODEL once (every pooling reads the same pass), §6 trains and
+    runs a cross-encoder from the trained model (the embedded one when MODEL is raw), §7-§9 time and probe."""
+    trained = "lesson" if plan.embedded else "embedded"
+    s7 = seven_set_sentences(sizes["PAIRS_PER_SET"])
+    rerank_pairs = 1379 if sizes["RERANK_PAIRS"] is None else sizes["RERANK_PAIRS"]
+    queries = 338 if sizes["RERANK_QUERIES"] is None else sizes["RERANK_QUERIES"]
+    reranked = queries * sum(sizes["RERANK_KS"]) + (1379 if sizes["PAIRS_PER_SET"] is None else sizes["PAIRS_PER_SET"])
+    rerank_steps = 360 if sizes["RERANK_STEPS"] is None else sizes["RERANK_STEPS"]
+    probe_pairs = 4906 + 4439 if sizes["PROBE_PAIRS"] is None else 2 * sizes["PROBE_PAIRS"]
+    steps = [load("setup", "begin(", plan.model),
+             encode("3", "recompute_table1(", "the seven sets, every layer", s7, TOKENS_PER_SENTENCE["seven sets"]),
+             measured_cpu("3", "recompute_table1(", "GloVe rows and the bootstraps over the seven sets", "03 table1 pair",
+                          7 * (sizes["PAIRS_PER_SET"] or 2690)),
+             measured_cpu("4", "all_and_wmean(", "the aggregation's bootstraps", "03 aggregation"),
+             measured_cpu("6", "retrieve_and_rerank(", "the training run's start and end", "fit call"),
+             train("6", "retrieve_and_rerank(", "the cross-encoder on STS-B train", rerank_steps, 16,
+                   TOKENS_PER_EXAMPLE["cross pair"], model=trained),
+             encode("6", "retrieve_and_rerank(", "the judges and the reranked (query, sentence) pairs",
+                    reranked + 2 * rerank_pairs, TOKENS_PER_EXAMPLE["cross pair"], model=trained),
+             measured_cpu("6", "retrieve_and_rerank(", "loading the cross-encoders and the search", "03 search"),
+             encode("8", "smart_batching_report(", "the timed encodes", (1 + 2 * sizes["TIMING_ROUNDS"]) * 1.87 *
+                    sizes["TIMING_PAIRS"], TOKENS_PER_SENTENCE["stsb test"]),
+             encode("9", "sick_views(", "SICK's probe sentences, every layer", 1.2 * probe_pairs, TOKENS_PER_SENTENCE["sick"]),
+             measured_cpu("rest", "", "the set-up, reports, figures and GloVe", "03 rest")]
+    if plan.device == "cpu":  # §7 compares engines on the CPU only
+        steps += [encode("7", "compare_engines(", "the timed sentences through PyTorch and ONNX Runtime",
+                         4 * sizes["ENGINE_SENTENCES"], TOKENS_PER_SENTENCE["stsb test"]),
+                  measured_cpu("7", "compare_engines(", "the ONNX export", "03 onnx export per Mweight",
+                               plan.model.weights / 1e6)]
+    if not plan.embedded:
+        steps += [encode("3", "recompute_table1(", "the trained row: the embedded model on the seven sets", s7,
+                         TOKENS_PER_SENTENCE["seven sets"], model="embedded"), load("3", "recompute_table1(", EMBEDDED)]
+    return steps
+
 
 MANIFEST = Manifest(
     notebook="03_pooling_and_sts",
@@ -57,4 +96,5 @@ MANIFEST = Manifest(
     ),
     read_at_home=('3a',),
     story_in_full_mode=True,
+    work=work,
 )

@@ -7,12 +7,76 @@ and dev pairs, all ablation variants), training capped at a number of steps each
 """
 from __future__ import annotations
 
+from sbert_workbook.forecast.reference import TOKENS_PER_EXAMPLE, TOKENS_PER_SENTENCE, seven_set_sentences
+from sbert_workbook.forecast.work import EMBEDDED, encode, load, measured_cpu, train
 from sbert_workbook.lessons.manifest import Equation, Manifest, PaperLink, Size
 from sbert_workbook.published.sbert_recipe import SBERT_NLI_RECIPE, SBERT_STSB_RECIPE
 from sbert_workbook.training.siamese import SMALL_BERT
 
 #: SBERT's seeds per configuration (§4.2, Table 2's caption) and its STS-B epochs (Table 2's caption).
 PAPER_SEEDS, PAPER_STSB_EPOCHS = SBERT_STSB_RECIPE.settings["seeds"], SBERT_STSB_RECIPE.settings["epochs"]
+
+
+def work(sizes, plan):
+    """§1.1 trains a cross- and a bi-encoder from the start model; §5 trains the student in two stages per seed, §6 and
+    §6.1 train ablation variants and seeds. The student is MODEL's pre-trained weights where the run fine-tunes them
+    (a GPU, FINE_TUNE_ON_CPU, or MODEL named), else a small random-init BERT priced on the CPU."""
+    pretrained = not plan.embedded and (plan.device != "cpu" or sizes["FINE_TUNE_ON_CPU"] or plan.asked != "auto")
+    start = "lesson" if pretrained else "embedded"
+    cross_steps = sizes["CROSS_STEPS"] or sizes["STSB_EPOCHS"] * 360
+    nli_steps = sizes["NLI_STEPS"] or (58_880 if plan.mode != "quick" else 1229)  # one epoch: AllNLI train in full mode
+    stsb_steps = sizes["STSB_STEPS"] or sizes["STSB_EPOCHS"] * 360
+    seeds, variants = sizes["TRAIN_SEEDS"], sizes["ABLATION_VARIANTS"] or 6
+    sts_sentences = 1.94 * (sizes["STS_LIMIT"] or 1379)
+    s7 = seven_set_sentences(sizes["STS_LIMIT"])
+    dev = 1.94 * (sizes["DEV_PAIRS"] or 1500)
+    ablation_runs = variants + sizes["SEED_RUNS"] - 1
+    steps = [train("1.1", "train_cross_and_bi_encoder(", "the cross-encoder on STS-B train", cross_steps, 16,
+                   TOKENS_PER_EXAMPLE["cross pair"], model=start),
+             train("1.1", "train_cross_and_bi_encoder(", "the bi-encoder on STS-B train", cross_steps, 16,
+                   TOKENS_PER_EXAMPLE["stsb pair"], model=start),
+             encode("1.1", "train_cross_and_bi_encoder(", "STS-B test before and after, both encoders", 4 * sts_sentences,
+                    TOKENS_PER_SENTENCE["stsb test"], model=start),
+             encode("1.2", "time_both(", "the timed bi- and cross-encoder passes",
+                    sum(n + n * (n - 1) for n in sizes["COST_SIZES"]), TOKENS_PER_SENTENCE["stsb test"], model=start),
+             load("setup", "begin(", EMBEDDED),
+             measured_cpu("1.1", "train_cross_and_bi_encoder(", "two training runs' start and end", "fit call", 2),
+             measured_cpu("5", "train_in_two_stages(", "its runs' start and end", "fit call", 2 * seeds),
+             measured_cpu("6", "train_ablation(", "its runs' start and end", "fit call", variants),
+             measured_cpu("6.1", "default_over_seeds(", "its runs' start and end", "fit call", sizes["SEED_RUNS"] - 1),
+             encode("5", "train_in_two_stages(", "the trained reference on the seven sets", s7,
+                    TOKENS_PER_SENTENCE["seven sets"], model="embedded"),
+             measured_cpu("rest", "", "the set-up, the reports, §3's objectives and §7's resumed runs", "04 rest")]
+    if pretrained:
+        steps += [train("5", "train_in_two_stages(", "NLI, then STS-B, per seed", seeds * nli_steps, 16,
+                        TOKENS_PER_EXAMPLE["nli pair"]),
+                  train("5", "train_in_two_stages(", "the STS-B stage, per seed", seeds * stsb_steps, 16,
+                        TOKENS_PER_EXAMPLE["stsb pair"]),
+                  encode("5", "train_in_two_stages(", "the seven sets after each stage, STS-B for the other seeds",
+                         3 * s7 + 3 * (seeds - 1) * sts_sentences + (nli_steps + stsb_steps) / sizes["EVAL_EVERY"] * dev,
+                         TOKENS_PER_SENTENCE["seven sets"]),
+                  train("6", "train_ablation(", "the ablation variants on NLI", variants * sizes["ABLATION_STEPS"], 16,
+                        TOKENS_PER_EXAMPLE["nli pair"]),
+                  train("6.1", "default_over_seeds(", "the default variant over seeds", (sizes["SEED_RUNS"] - 1) *
+                        sizes["ABLATION_STEPS"], 16, TOKENS_PER_EXAMPLE["nli pair"]),
+                  encode("6", "train_ablation(", "each variant's STS-B dev score", ablation_runs * dev,
+                         TOKENS_PER_SENTENCE["stsb dev"]),
+                  load("5", "train_in_two_stages(", plan.model, seeds + ablation_runs + 3)]
+    else:
+        shape = "quick" if sizes["STUDENT_HIDDEN"] <= 128 else "full"
+        student_steps = seeds * (nli_steps + stsb_steps)
+        steps += [measured_cpu("5", "train_in_two_stages(", "the random-init student, NLI then STS-B, per seed",
+                               f"random-init student step ({shape} shape)", student_steps),
+                  measured_cpu("5", "train_in_two_stages(", "the student's evaluations", f"random-init student sentence ({shape} shape)",
+                               3 * s7 + 3 * (seeds - 1) * sts_sentences + student_steps / sizes["EVAL_EVERY"] / seeds * dev),
+                  measured_cpu("6", "train_ablation(", "the ablation variants on NLI", f"random-init student step ({shape} shape)",
+                               variants * sizes["ABLATION_STEPS"]),
+                  measured_cpu("6.1", "default_over_seeds(", "the default variant over seeds",
+                               f"random-init student step ({shape} shape)", (sizes["SEED_RUNS"] - 1) * sizes["ABLATION_STEPS"]),
+                  measured_cpu("6", "train_ablation(", "each run's STS-B dev score", f"random-init student sentence ({shape} shape)",
+                               ablation_runs * dev)]
+    return steps
+
 
 MANIFEST = Manifest(
     notebook="04_siamese_finetuning",
@@ -81,4 +145,5 @@ MANIFEST = Manifest(
     ),
     read_at_home=('3.4',),
     story_in_full_mode=True,
+    work=work,
 )

@@ -5,7 +5,41 @@ and tools/teaching_guide.py (docs/adding-a-lesson.md).
 """
 from __future__ import annotations
 
+from sbert_workbook.forecast.work import encode, load, measured_cpu
 from sbert_workbook.lessons.manifest import Equation, Manifest, PaperLink, Size
+
+
+def work(sizes, plan):
+    """§1 reads every sentence the lesson needs through every layer of MODEL, once; every later section works on those
+    vectors on the CPU (flows stay on the CPU on any device): SVDs, whitening, flows, bootstraps."""
+    pairs = sizes["PAIRS_PER_SET"]
+    share = 1.0 if pairs is None else min(1.0, pairs / 1000 * 20_955 / 67_971)
+    bank = 67_971 * share
+    stsb_fit = 15_487 if sizes["FIT_PAIRS"] is None else min(15_487, 5.66 * sizes["FIT_PAIRS"])
+    flow_share = 1.0 if sizes["FIT_PAIRS"] is None else min(1.0, sizes["FIT_PAIRS"] / 1000 * 3_315 / 10_945)
+    width = plan.model.hidden / 384
+    test_pairs = 7 * (pairs or 2690)
+    return [load("setup", "begin(", plan.model),
+            encode("1", "encode_once(", "every sentence, every layer, once", bank, 14.7),
+            measured_cpu("4", "choose_natsv_k(", "SVDs of the STS-B fit set, each view and k", "05 natsv sentence",
+                         stsb_fit * width ** 2),
+            measured_cpu("6.4", "fit_target_flow(", "a flow on the STS-B fit set", "flow step per 384 dims",
+                         stsb_fit / 32 * width),
+            measured_cpu("7", "seven_set_tables(", "8 flows per view (7 targets and NLI)", "flow step per 384 dims",
+                         10_945 * flow_share * width),
+            measured_cpu("7", "seven_set_tables(", "the linear fixes and the scoring", "05 seven-set pair", test_pairs),
+            measured_cpu("7", "calibration_verdicts(", "12 paired bootstraps", "bootstrap pair", 12 * test_pairs),
+            measured_cpu("7.1", "protocol_effects(", "the flow's seeds", "flow step per 384 dims",
+                         sizes["FLOW_SEEDS"] * stsb_fit / 32 * width),
+            measured_cpu("7.1", "protocol_effects(", "about 20 bootstraps", "bootstrap pair", 20 * test_pairs),
+            measured_cpu("8", "lexical_table(", "10 paired bootstraps over STS-B dev", "bootstrap pair",
+                         10 * (pairs or 1500)),
+            measured_cpu("12", "gaussianisation_family(", "held-out likelihoods and scores of each fix", "05 family pair",
+                         test_pairs * width),
+            measured_cpu("12.1", "whitening_to_k(", "whitening to k: fits and 20 bootstraps", "bootstrap pair",
+                         20 * test_pairs),
+            measured_cpu("rest", "", "the reports, figures, GloVe (§11) and the banana flow (§6.2)", "05 rest")]
+
 
 MANIFEST = Manifest(
     notebook="05_bert_flow",
@@ -52,4 +86,5 @@ MANIFEST = Manifest(
     ),
     read_at_home=('6.2', '6.3', '6.4', '7.1'),
     story_in_full_mode=True,
+    work=work,
 )

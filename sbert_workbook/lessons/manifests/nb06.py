@@ -9,7 +9,48 @@ twice quick mode's steps, three seeds), so the run ends in tens of minutes on an
 """
 from __future__ import annotations
 
+from sbert_workbook.forecast.reference import TOKENS_PER_EXAMPLE, TOKENS_PER_SENTENCE, seven_set_sentences
+from sbert_workbook.forecast.work import encode, load, measured_cpu, train
 from sbert_workbook.lessons.manifest import Equation, Manifest, PaperLink, Size
+
+
+def work(sizes, plan):
+    """The set-up reads the start model's vectors; the cone (MODEL's word embeddings alone) trains 3 × CONE_SEEDS + 4
+    times on the CPU's optimiser; three start-model runs (unsupervised and supervised SimCSE, SBERT's softmax) train
+    MODEL and score it along the way; §5 calibrates both starts (flows on the CPU)."""
+    d, width = plan.model.hidden, plan.model.hidden / 384
+    scored = seven_set_sentences(sizes["PAIRS_PER_SET"]) + 1.8 * (sizes["DEV_PAIRS"] or 1500)
+    calibration = sizes["CALIBRATION_PER_DIM"] * d
+    unsup = 26_125 if sizes["UNSUP_SENTENCES"] is None else min(26_125, 3.14 * sizes["UNSUP_SENTENCES"])
+    run_steps = [sizes["STEPS"] or n // sizes["BATCH_SIZE"] for n in (unsup, 5_875, 19_657)]
+    columns = (2, 3, 2)
+    dev = 1.8 * (sizes["DEV_PAIRS"] or 1500)
+    path = 827 if sizes["DEV_PAIRS"] is not None else 2_910
+    evaluations = sum(scored + (sizes["START_PATH_POINTS"] + 2) * (path + dev) for _ in run_steps)
+    cone_runs = 3 * sizes["CONE_SEEDS"] + 4  # §2: 1, §3: 3 × CONE_SEEDS + 1, §4: 2
+    test_pairs = 7 * ((sizes["PAIRS_PER_SET"] or 2690) + (sizes["CONE_PAIRS_PER_SET"] or 2690))
+    steps = [load("setup", "begin(", plan.model, 4),
+             encode("setup", "begin(", "the start model's vectors", scored + calibration + (0 if plan.embedded else scored),
+                    TOKENS_PER_SENTENCE["seven sets"]),
+             measured_cpu("2", "unsupervised_runs(", "the cone's run: its optimiser over every word vector",
+                          "06 cone step per 384 dims", sizes["CONE_STEPS"] * width),
+             measured_cpu("3", "dropout_runs(", "the cone's runs at three dropout rates and word deletion",
+                          "06 cone step per 384 dims", (cone_runs - 3) * sizes["CONE_STEPS"] * width),
+             measured_cpu("4", "supervised_runs(", "the cone's two supervised runs", "06 cone step per 384 dims",
+                          2 * sizes["CONE_STEPS"] * width),
+             measured_cpu("5", "plane_rows(", "flows on the cone's and the start's calibration sentences",
+                          "flow step per 384 dims", (unsup + calibration) / 32 * width),
+             measured_cpu("5", "plane_rows(", "the rows' paired bootstraps", "bootstrap pair", 14 * test_pairs),
+             measured_cpu("rest", "", "the reports, figures, §6's probes and §7's gradient cache", "06 rest")]
+    for call, steps_run, column in zip(("unsupervised_runs(", "supervised_runs(", "supervised_runs("), run_steps, columns):
+        section = "2" if call.startswith("unsup") else "4"
+        steps += [measured_cpu(section, call, "a start-model run's start and end", "fit call"),
+                  train(section, call, "a start-model run", steps_run, sizes["BATCH_SIZE"],
+                        column * TOKENS_PER_EXAMPLE["simcse sentence"]),
+                  encode(section, call, "its scores along the way and after", evaluations / 3,
+                         TOKENS_PER_SENTENCE["stsb dev"])]
+    return steps
+
 
 MANIFEST = Manifest(
     notebook="06_contrastive_simcse",
@@ -75,4 +116,5 @@ MANIFEST = Manifest(
     ),
     read_at_home=('5.1', '5.2', '5.3'),
     story_in_full_mode=True,
+    work=work,
 )

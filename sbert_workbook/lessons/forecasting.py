@@ -1,0 +1,143 @@
+"""A lesson's forecast at its set-up: probe this device with the model that will run, predict every mode, pick one.
+
+:func:`lesson_forecasts` turns the manifest's ``work`` into a :class:`~sbert_workbook.forecast.predict.Forecast` per
+mode the lesson has; :func:`lesson_mode` decides the mode (``QUICK`` and ``SBERT_WORKBOOK_QUICK`` first, then the
+largest mode that fits the budget) and prints the prediction and why, or stops before anything long starts when
+not even quick mode fits, naming what would. Used by :func:`sbert_workbook.lessons.setup.begin`; introduced in
+``00_start_here.ipynb``.
+"""
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import torch
+
+from sbert_workbook.forecast.predict import (BUDGET_ENV_VAR, Forecast, NotEnoughTimeError, budget_s, choose_mode,
+                                             duration, forecast_line, predict)
+from sbert_workbook.forecast.probe import Rates, probe_rates, stated_gpu_rates
+from sbert_workbook.forecast.work import EMBEDDED, ModelShape, Plan
+from sbert_workbook.lessons.manifest import Manifest
+from sbert_workbook.settings import QUICK_AUTO, QUICK_ENV_VAR, _FALSE_WORDS, _TRUE_WORDS
+
+#: What ``QUICK`` may say besides True, False and "auto": the session tier by name.
+SESSION = "session"
+#: In-process cache of probed rates: {(device, folders): Rates}, so a kernel that runs several set-ups probes once.
+_PROBED: dict[tuple, Rates] = {}
+
+
+def transformer_folder(model: str) -> tuple[str, Any]:
+    """(the model's id, its transformer's folder) for a MODEL name, as the encoder would load it; nothing is loaded."""
+    from sbert_workbook.encoding.resolve import resolve_model
+    from sbert_workbook.encoding.st_folder import read_model_modules
+
+    resolved = resolve_model(model)
+    return resolved.model_id, resolved.path / read_model_modules(resolved.path).transformer_path
+
+
+def model_folders(model: str) -> dict[str, tuple[str, Any]]:
+    """``{"lesson": (id, folder), "embedded": (id, folder)}``: MODEL and the embedded model some sections use."""
+    return {"lesson": transformer_folder(model), "embedded": transformer_folder("embedded")}
+
+
+def rates_for(folders: dict[str, tuple[str, Any]], device: torch.device) -> Rates:
+    """This device's rates for these models, probed once per kernel (``SBERT_WORKBOOK_STATED_GPU=T4`` prices a GPU
+    by its stated throughput instead: how the tests stand in for one)."""
+    stated = os.environ.get("SBERT_WORKBOOK_STATED_GPU", "").strip()
+    if stated:
+        return stated_gpu_rates(stated, {role: ModelShape.of_folder(folder, name) for role, (name, folder) in folders.items()})
+    key = (str(device), tuple(sorted((role, str(folder)) for role, (_, folder) in folders.items())))
+    if key not in _PROBED:
+        _PROBED[key] = probe_rates(folders, device)
+    return _PROBED[key]
+
+
+def lesson_modes(lesson_manifest: Manifest) -> tuple[str, ...]:
+    return ("quick", SESSION, "full") if lesson_manifest.has_session_mode else ("quick", "full")
+
+
+def lesson_forecasts(lesson_manifest: Manifest, sizes: dict[str, Any] | None, model: str, device: torch.device,
+                     rates: Rates | None = None) -> dict[str, Forecast]:
+    """The forecast of every mode the lesson has, on ``device`` with MODEL (``{}`` for a lesson with no long step)."""
+    if lesson_manifest.work is None:
+        return {}
+    folders = model_folders(model)
+    rates = rates or rates_for(folders, device)
+    name, folder = folders["lesson"]
+    shape = ModelShape.of_folder(folder, name)
+    embedded = str(folder) == str(folders["embedded"][1])
+    return {mode: predict(lesson_manifest.work(lesson_manifest.sizes_for(mode, sizes), Plan(mode, shape, device.type, embedded, str(model))),
+                          rates, mode)
+            for mode in lesson_modes(lesson_manifest)}
+
+
+def embedded_quick_s(lesson_manifest: Manifest, sizes: dict[str, Any] | None, device: torch.device, rates: Rates) -> float:
+    """Quick mode's predicted seconds here had MODEL been the embedded model: what a student can switch to."""
+    embedded_rates = Rates(rates.where, {"lesson": rates.encode_s_per_token["embedded"], "embedded": rates.encode_s_per_token["embedded"]},
+                           {"lesson": rates.train_s_per_token["embedded"], "embedded": rates.train_s_per_token["embedded"]},
+                           rates.cpu_factor, rates.source, rates.probe_s, {"lesson": EMBEDDED.name, "embedded": EMBEDDED.name})
+    plan = Plan("quick", EMBEDDED, device.type, True, "embedded")
+    return predict(lesson_manifest.work(lesson_manifest.sizes_for("quick", sizes), plan), embedded_rates, "quick").total_s
+
+
+def asked_mode(parameter, device: torch.device) -> tuple[str | None, str]:
+    """(the mode QUICK or the environment asks for, or None for "choose by the forecast"; why)."""
+    from_env = os.environ.get(QUICK_ENV_VAR, "").strip().lower()
+    if from_env in _TRUE_WORDS:
+        return "quick", f"{QUICK_ENV_VAR}={os.environ[QUICK_ENV_VAR]} is set; unset it to choose by the forecast"
+    if isinstance(parameter, bool):
+        return ("quick" if parameter else "full"), (f"QUICK = {parameter}; QUICK = \"auto\" runs the largest mode "
+                                                    "predicted to fit the budget")
+    if parameter == SESSION:
+        return SESSION, "QUICK = \"session\"; QUICK = \"auto\" runs the largest mode predicted to fit the budget"
+    if parameter not in (None, QUICK_AUTO):
+        raise ValueError(f"QUICK = {parameter!r} is not understood: use True (quick), \"session\" (the model's own size, "
+                         "cut to fit a session on a GPU), False (the papers' recipe) or \"auto\" (the largest that fits "
+                         "the budget on this machine).")
+    if from_env in _FALSE_WORDS:
+        return "full", f"{QUICK_ENV_VAR}={os.environ[QUICK_ENV_VAR]} asks for full mode"
+    return None, ""
+
+
+def lesson_mode(lesson_manifest: Manifest, parameter, device: torch.device, forecasts: dict[str, Forecast],
+                model_name: str, announce: bool = True, sizes: dict[str, Any] | None = None) -> str:
+    """The mode this run takes (see the module); prints the forecast line and one line saying which mode and why."""
+    mode, why = asked_mode(parameter, device)
+    if mode == SESSION and SESSION not in lesson_modes(lesson_manifest):
+        mode, why = "full", why + f" (lesson {lesson_manifest.number} has no session sizes: its full mode is short)"
+    if mode is None and not forecasts:
+        mode, why = "quick", "no long step in this lesson"
+    elif mode is None:
+        budget = budget_s()
+        try:
+            mode = choose_mode(forecasts, budget)
+        except NotEnoughTimeError as short:
+            embedded_s = embedded_quick_s(lesson_manifest, sizes, device, forecasts["quick"].rates)
+            raise NotEnoughTimeError(not_enough_time_message(lesson_manifest, forecasts, budget, str(short),
+                                                             embedded_s)) from None
+        why = (f"QUICK = \"auto\": the largest mode predicted to fit the budget of {duration(budget)} a notebook "
+               f"({BUDGET_ENV_VAR} changes it); QUICK = True, \"session\" or False runs one mode")
+    if announce:
+        if forecasts:
+            print(forecast_line(forecasts, model_name))
+        print(f"mode: {mode} ({why})")
+        if forecasts and mode in forecasts and forecasts[mode].total_s > budget_s():
+            print(f"  note: {mode} mode is predicted to take {duration(forecasts[mode].total_s)} here, beyond the "
+                  f"budget of {duration(budget_s())}.")
+    return mode
+
+
+def not_enough_time_message(lesson_manifest: Manifest, forecasts: dict[str, Forecast], budget: float, short: str,
+                             embedded_s: float) -> str:
+    """What a student reads when not even quick mode fits: the prediction, and what would fit instead."""
+    quick = forecasts["quick"]
+    slowest = sorted(quick.section_seconds().items(), key=lambda item: -item[1])[:2]
+    sections = ", ".join(f"§{section} ≈ {duration(seconds)}" for section, seconds in slowest if section != "rest")
+    model = quick.rates.models.get("lesson", "MODEL")
+    embedded = (f"MODEL = \"embedded\" (the small model the workbook ships: quick mode ≈ {duration(embedded_s)} here)"
+                if model != EMBEDDED.name else "")
+    others = "; ".join(part for part in (embedded, "a GPU runtime (on Colab: Runtime > Change runtime type)",
+                                         f"a larger budget ({BUDGET_ENV_VAR}=60)") if part)
+    return (f"Notebook {lesson_manifest.notebook}: {short} on {quick.rates.where} with {model}"
+            + (f" (most of it {sections})" if sections else "") + f". Nothing long has started. What would fit: {others}; "
+            "or QUICK = True runs quick mode anyway.")

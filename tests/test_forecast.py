@@ -1,0 +1,159 @@
+"""The forecast: work declared from sizes, the probe, the prediction, and the mode ``QUICK = "auto"`` picks.
+
+Checked against hand computation, against transformers' own parameter count, and against each lesson's manifest;
+how close the predictions come to measured runs is docs/measurements.md's table (tools/forecast_check.py), not a
+timed test.
+"""
+from __future__ import annotations
+
+import json
+
+import pytest
+import torch
+
+from sbert_workbook.forecast import predict as forecast_predict
+from sbert_workbook.forecast.predict import NotEnoughTimeError, budget_s, choose_mode, duration, predict
+from sbert_workbook.forecast.probe import Rates, stated_gpu_rates
+from sbert_workbook.forecast.reference import STATED_GPUS
+from sbert_workbook.forecast.work import ModelShape, Step, cpu, encode, train
+
+BERT_BASE = ModelShape("bert-base-uncased", 12, 768, 3072)
+MINILM = ModelShape("all-MiniLM-L6-v2", 6, 384, 1536)
+
+
+def rates(encode_s=1e-3, train_s=3e-3, cpu_factor=2.0, embedded_encode_s=1e-4) -> Rates:
+    return Rates("a test machine", {"lesson": encode_s, "embedded": embedded_encode_s},
+                 {"lesson": train_s, "embedded": 3 * embedded_encode_s}, cpu_factor, "made up for the test")
+
+
+def test_work_is_counted_in_tokens_and_reference_seconds():
+    assert encode("3", "f", "STS-B test", sentences=100, tokens_each=14).units == 1400
+    assert train("5", "g", "NLI", steps=10, examples=16, tokens_each_example=32).units == 10 * 16 * 32
+    assert cpu("7", "h", "flows", seconds=12.5).units == 12.5
+    with pytest.raises(ValueError, match="kind 'gpu' is not one of"):
+        Step("1", "f", "x", "gpu", 1.0)
+    with pytest.raises(ValueError, match="work is a number >= 0"):
+        cpu("1", "f", "x", -1)
+
+
+def test_a_prediction_is_units_times_the_rate_of_their_kind_and_model():
+    steps = [encode("1", "a", "x", 1000, 10), train("2", "b", "y", 2, 5, 100), cpu("2", "c", "z", 30),
+             encode("3", "d", "w", 1000, 10, model="embedded")]
+    forecast = predict(steps, rates(), "quick")
+    assert forecast.seconds == pytest.approx((10.0, 3.0, 60.0, 1.0))
+    assert forecast.total_s == pytest.approx(74.0)
+    assert forecast.section_seconds() == pytest.approx({"1": 10.0, "2": 63.0, "3": 1.0})
+    assert forecast.call_seconds("c") == pytest.approx(60.0) and forecast.call_seconds("nothing") == 0
+
+
+def test_the_shape_counts_the_weights_every_token_multiplies():
+    """Against transformers' own count of a BERT's attention and feed-forward weight matrices."""
+    from transformers import BertConfig, BertModel
+
+    config = BertConfig(hidden_size=64, num_hidden_layers=3, num_attention_heads=2, intermediate_size=256)
+    model = BertModel(config)
+    counted = sum(p.numel() for name, p in model.encoder.named_parameters() if name.endswith("weight") and p.dim() == 2)
+    assert ModelShape("small", 3, 64, 256).parameters == counted
+    assert BERT_BASE.parameters == 84_934_656
+
+
+def test_a_stated_gpu_is_priced_from_its_peak_and_says_it_was_not_measured():
+    t4 = stated_gpu_rates("T4", {"lesson": BERT_BASE})
+    assert t4.train_s_per_token["lesson"] == pytest.approx(6 * BERT_BASE.parameters / (65e12 * 0.2))
+    assert t4.encode_s_per_token["lesson"] == pytest.approx(t4.train_s_per_token["lesson"] / 3)
+    assert "not measured" in t4.where and "datasheet" in t4.source
+    a100 = stated_gpu_rates("A100", {"lesson": BERT_BASE})
+    assert a100.train_s_per_token["lesson"] < t4.train_s_per_token["lesson"]
+    with pytest.raises(KeyError, match="known GPUs are T4, A100"):
+        stated_gpu_rates("V100", {"lesson": BERT_BASE})
+    assert set(STATED_GPUS) == {"T4", "A100"}
+
+
+def test_auto_runs_the_largest_mode_that_fits_and_stops_when_none_does():
+    def forecast(mode, seconds):
+        return predict([cpu("1", "f", "x", seconds)], rates(cpu_factor=1.0), mode)
+
+    three = {"quick": forecast("quick", 60), "session": forecast("session", 600), "full": forecast("full", 6000)}
+    assert choose_mode(three, budget=900) == "session"
+    assert choose_mode(three, budget=6000) == "full"
+    assert choose_mode(three, budget=60) == "quick"
+    assert choose_mode({"quick": forecast("quick", 60), "full": forecast("full", 600)}, budget=900) == "full"
+    with pytest.raises(NotEnoughTimeError, match="quick mode is predicted to take 2 min here, beyond the budget of 45 s"):
+        choose_mode(three | {"quick": forecast("quick", 120)}, budget=45)
+
+
+def test_the_budget_comes_from_the_environment_and_bad_values_say_what_to_do(monkeypatch):
+    monkeypatch.delenv(forecast_predict.BUDGET_ENV_VAR, raising=False)
+    assert budget_s() == 15 * 60
+    monkeypatch.setenv(forecast_predict.BUDGET_ENV_VAR, "40")
+    assert budget_s() == 40 * 60
+    monkeypatch.setenv(forecast_predict.BUDGET_ENV_VAR, "half an hour")
+    with pytest.raises(ValueError, match="is not a number of minutes: set it to e.g. 15"):
+        budget_s()
+    with pytest.raises(ValueError, match="positive number of minutes"):
+        budget_s(0)
+
+
+def test_durations_read_as_a_student_reads_them():
+    assert [duration(s) for s in (4.2, 89, 240, 5399, 5400, 111_600)] == ["4 s", "89 s", "4 min", "90 min", "1.5 h", "31.0 h"]
+
+
+def test_the_probe_times_a_model_built_from_its_config_alone(tmp_path):
+    """A small BERT's config.json, no weights: the probe builds it with random weights and times it here."""
+    from transformers import BertConfig
+
+    from sbert_workbook.forecast.probe import probe_rates
+
+    BertConfig(hidden_size=32, num_hidden_layers=1, num_attention_heads=2, intermediate_size=64,
+               vocab_size=2000).save_pretrained(tmp_path)
+    probed = probe_rates({"lesson": ("tiny", tmp_path), "embedded": ("tiny", tmp_path)}, torch.device("cpu"))
+    assert probed.encode_s_per_token["lesson"] == probed.encode_s_per_token["embedded"] > 0, "one model, timed once"
+    assert probed.train_s_per_token["lesson"] > 0 and probed.cpu_factor > 0
+    assert probed.source.startswith("probed here in") and probed.probe_s < 10
+
+
+def test_a_long_cell_prints_its_prediction_before_and_its_time_after(capsys, monkeypatch, tmp_path):
+    from types import SimpleNamespace
+
+    from sbert_workbook.forecast import cells
+
+    log = tmp_path / "forecast.jsonl"
+    monkeypatch.setenv(cells.LOG_ENV_VAR, str(log))
+    forecast = predict([cpu("7", "seven_set_tables(", "flows", 85), cpu("8", "lexical_table(", "bootstraps", 2)],
+                       rates(cpu_factor=1.0), "quick")
+    clock = cells.CellClock("05_bert_flow", forecast)
+    clock.before(SimpleNamespace(raw_cell="tables = nb05.seven_set_tables(lesson)  # every calibrator"))
+    clock.after()
+    clock.before(SimpleNamespace(raw_cell="lexical = nb05.lexical_table(lesson, distances)"))
+    clock.after()
+    clock.before(SimpleNamespace(raw_cell="x = 1"))
+    clock.after()
+    printed = capsys.readouterr().out.splitlines()
+    assert printed[0] == "⏱ predicted on this machine: about 85 s"
+    assert printed[1].startswith("⏱ took 0 s (predicted 85 s)") and len(printed) == 2, "short cells say nothing"
+    logged = [json.loads(line) for line in log.read_text().splitlines()]
+    assert [r["calls"] for r in logged] == [["seven_set_tables("], ["lexical_table("]]
+    assert logged[0]["predicted_s"] == 85
+
+
+def test_cell_clocks_replace_each_other_in_one_kernel():
+    from IPython.core.events import EventManager
+    from IPython.core.events import available_events
+
+    from sbert_workbook.forecast import cells
+
+    class Shell:
+        events = EventManager(None, available_events)
+
+    forecast = predict([cpu("1", "f(", "x", 1)], rates(), "quick")
+    first, second = cells.CellClock("a", forecast), cells.CellClock("b", forecast)
+    import IPython
+
+    original = IPython.get_ipython
+    IPython.get_ipython = lambda: Shell
+    try:
+        assert cells.install(first) and cells.install(second)
+    finally:
+        IPython.get_ipython = original
+    owners = [callback.__self__ for callback in Shell.events.callbacks["pre_run_cell"]]
+    assert owners == [second]

@@ -1,0 +1,306 @@
+"""Calibrate the forecast on the reference machine, and hold its predictions to measured runs.
+
+    python tools/forecast_check.py --calibrate                  # rates for the CPU work, from micro-benchmarks and
+                                                               # quick runs with the embedded model
+    python tools/forecast_check.py --validate [--variant standin] [--mode full_on_cpu] [--only 05 ...]
+    python tools/forecast_check.py --markdown                   # the stored rows as docs/measurements.md's table
+
+``--calibrate`` measures, alone on the reference machine: the CPU workload the probe compares with
+(``cpu workload s``), how far a lesson's real encodes and training steps run from the probe's per-token rates
+(``efficiency``), and the seconds per unit of each kind of CPU work the manifests' ``work`` functions name: shared
+kinds (bootstraps, flow steps, model loads, 04's random-init students) from micro-benchmarks, each lesson's own from a
+quick run of every notebook with the embedded model (a cell's time less its predicted model work, over its units; a
+notebook's ``rest`` is its time outside the cells the forecast names). It writes
+``sbert_workbook/forecast/cpu_seconds.json``.
+
+``--validate`` runs each notebook (quick mode, or full mode at its ``full_on_cpu`` sizes) with the embedded model or
+the bert-base-shaped stand-in, reads the set-up's prediction from ``SBERT_WORKBOOK_FORECAST_LOG`` and the cells'
+times from the executed copy, and appends a row per notebook to ``docs/forecast_check.json``: predicted and measured
+seconds in total and per section, and their ratio. A measurement script, not a test: it takes as long as the runs.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import os
+import re
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+RATES_FILE = ROOT / "sbert_workbook" / "forecast" / "cpu_seconds.json"
+RESULTS = ROOT / "docs" / "forecast_check.json"
+BUILD = ROOT / "build" / "forecast_check"
+
+
+def _seconds(call, repeats: int = 3) -> float:
+    """The fastest of ``repeats`` timings of ``call()``."""
+    best = float("inf")
+    for _ in range(repeats):
+        started = time.perf_counter()
+        call()
+        best = min(best, time.perf_counter() - started)
+    return best
+
+
+def micro_benchmarks(standin_folder: Path) -> dict:
+    """Efficiencies and the shared kinds of CPU work, each timed alone (see the module)."""
+    import numpy as np
+    import torch
+
+    from sbert_workbook.calibration.calibrators import FlowCalibrator
+    from sbert_workbook.data import load_nli, load_sts
+    from sbert_workbook.encoding.encoder import load_encoder
+    from sbert_workbook.evaluation.uncertainty import paired_bootstrap
+    from sbert_workbook.forecast.probe import cpu_workload, time_model
+    from sbert_workbook.lessons.forecasting import transformer_folder
+    from sbert_workbook.training import examples
+    from sbert_workbook.training.siamese import SiameseModel
+
+    rates: dict[str, dict] = {}
+    workload = min(cpu_workload() for _ in range(5))
+    sentences = load_sts("stsb", "test").sentences1[:800]
+    nli = examples.nli_pairs(load_nli("snli"))
+    efficiency: dict[str, list[float]] = {"encode": [], "train": []}
+    for name, folder in (("embedded", transformer_folder("embedded")[1]), ("bert-base stand-in", standin_folder)):
+        encode_s, train_s = time_model(folder, torch.device("cpu"))
+        encoder = load_encoder(str(folder) if name != "embedded" else "embedded")
+        tokens = sum(len(ids) for ids in encoder.tokenizer(list(sentences))["input_ids"])
+        real_encode = _seconds(lambda: encoder.encode(list(sentences), batch_size=64), 2) / tokens
+
+        def new_model():
+            model = SiameseModel.from_pretrained(encoder.resolved, announce=False)
+            model.add_classifier(3)
+            return model
+
+        real_train = fit_step_seconds(new_model, nli) / (16 * 106.8)
+        efficiency["encode"].append(real_encode / encode_s)
+        efficiency["train"].append(real_train / train_s)
+        print(f"  {name}: encode {real_encode:.2e} s/token real, {encode_s:.2e} probed; train {real_train:.2e} real, "
+              f"{train_s:.2e} probed", flush=True)
+        if name == "embedded":
+            weights = sum(p.numel() for p in encoder.model.parameters()) / 1e6
+            load_s = _seconds(lambda: load_encoder("embedded"), 3)
+            rates["load per Mweight"] = {"seconds": load_s / weights, "unit": "a million weights loaded"}
+            rates["fit call"] = {"seconds": fit_call_seconds(new_model, nli),
+                                 "unit": "a training run's start and end, beside its steps"}
+    rng = np.random.default_rng(0)
+    gold, a, b = rng.random(7000), rng.random(7000), rng.random(7000)
+    rates["bootstrap pair"] = {"seconds": _seconds(lambda: paired_bootstrap(gold, a, b), 2) / 7000,
+                               "unit": "a test pair in a paired bootstrap of 2,000 resamples"}
+    vectors = torch.randn(3200, 384)
+    flow_s = _seconds(lambda: FlowCalibrator(epochs=1.0).fit(vectors), 2) / (3200 / 32)
+    rates["flow step per 384 dims"] = {"seconds": flow_s, "unit": "an Adam step of BERT-flow's Glow on 32 vectors of 384 dims"}
+    for shape, (layers, hidden) in {"quick": (2, 128), "full": (4, 256)}.items():
+        def new_student():
+            student = SiameseModel.from_scratch("embedded", num_hidden_layers=layers, hidden_size=hidden,
+                                                num_attention_heads=max(1, hidden // 64), intermediate_size=4 * hidden)
+            student.add_classifier(3)
+            return student
+
+        rates[f"random-init student step ({shape} shape)"] = {"seconds": fit_step_seconds(new_student, nli, 1e-3),
+                                                     "unit": f"a softmax step of 16 NLI pairs, {layers} layers × {hidden}"}
+        student = new_student()
+        per_sentence = _seconds(lambda: student.encoder().encode(list(sentences), batch_size=64), 2) / len(sentences)
+        rates[f"random-init student sentence ({shape} shape)"] = {"seconds": per_sentence, "unit": "a sentence encoded by it"}
+    return {"cpu workload s": workload, "efficiency": {k: float(np.median(v)) for k, v in efficiency.items()},
+            "rates": rates}
+
+
+def _fit_seconds(new_model, examples, steps: int, learning_rate: float) -> float:
+    from sbert_workbook.training.fitting import TrainingConfig, fit
+
+    model = new_model()
+    started = time.perf_counter()
+    fit(model, examples, "softmax", TrainingConfig(max_steps=steps, save_checkpoints=False, progress=False, device="cpu",
+                                                    learning_rate=learning_rate))
+    return time.perf_counter() - started
+
+
+def fit_step_seconds(new_model, examples, learning_rate: float = 2e-5, short: int = 2, long: int = 12) -> float:
+    """Seconds per softmax step of 16 NLI pairs: the difference of a long and a short run over their steps (each run's
+    own start and end cancel)."""
+    _fit_seconds(new_model, examples, short, learning_rate)  # warm-up
+    return (_fit_seconds(new_model, examples, long, learning_rate)
+            - _fit_seconds(new_model, examples, short, learning_rate)) / (long - short)
+
+
+def fit_call_seconds(new_model, examples) -> float:
+    """Seconds a training run takes beside its steps: a 2-step run less two steps."""
+    step = fit_step_seconds(new_model, examples)
+    return max(0.0, _fit_seconds(new_model, examples, 2, 2e-5) - 2 * step)
+
+
+def executed_sections(executed: Path) -> tuple[dict[str, float], float]:
+    """({section number or 'setup': seconds of its code cells}, every code cell's seconds) of an executed notebook."""
+    import nbformat
+
+    from sbert_workbook.app.runbook import cell_timing
+
+    nb = nbformat.read(executed, as_version=4)
+    seconds = {index: end - start for index, start, end in cell_timing(nb)}
+    sections, current = {}, "setup"
+    for index, cell in enumerate(nb.cells):
+        if cell.cell_type == "markdown":
+            heading = re.search(r"^## (\d+)", cell.source, re.MULTILINE)
+            if heading:
+                current = heading.group(1)
+            continue
+        sections[current] = sections.get(current, 0.0) + seconds.get(index, 0.0)
+    return sections, sum(seconds.values())
+
+
+def run_logged(notebook: Path, variant: str, mode: str, extra_env: dict[str, str]) -> tuple[list[dict], Path, float]:
+    """Run ``notebook`` with the forecast log on; (the log's records, the executed copy, the run's wall seconds)."""
+    from sbert_workbook.app.runbook import run_notebook
+    from sbert_workbook.lessons.manifest import manifest
+
+    log = Path(tempfile.mkstemp(prefix="sbw-forecast-", suffix=".jsonl")[1])
+    env = {"SBERT_WORKBOOK_FORECAST_LOG": str(log), **extra_env}
+    parameters = {"SIZES": manifest(notebook.stem).sizes_for("full_on_cpu")} if mode == "full_on_cpu" else None
+    build = BUILD / variant / mode
+    run = run_notebook(notebook, build, timeout_s=4 * 3600, quick=mode == "quick", env=env, parameters=parameters)
+    records = [json.loads(line) for line in log.read_text().splitlines() if line.strip()]
+    log.unlink()
+    return records, run.executed, run.seconds
+
+
+def variant_env(variant: str) -> dict[str, str]:
+    if variant == "standin":
+        from sbert_workbook.app.bert_base_standin import write_bert_base_standin
+
+        return write_bert_base_standin(BUILD / "hf_home_bert_base")
+    return {"HF_HUB_OFFLINE": "1"}
+
+
+def notebooks(only: list[str] | None) -> list[Path]:
+    from sbert_workbook.app.runbook import list_notebooks
+
+    return [nb for nb in list_notebooks() if not only or nb.name[:2] in only]
+
+
+def calibrate(only: list[str] | None) -> dict:
+    """Micro-benchmarks, then every notebook in quick mode with the embedded model; writes the rates file."""
+    import torch
+
+    from sbert_workbook.forecast import reference
+    from sbert_workbook.lessons.forecasting import lesson_forecasts
+    from sbert_workbook.lessons.manifest import manifest
+
+    standin = Path(variant_env("standin")["HF_HOME"]) / "hub" / "models--bert-base-uncased" / "snapshots" / ("0" * 40)
+    stored = json.loads(RATES_FILE.read_text()) if RATES_FILE.is_file() else {"rates": {}}
+    stored.update(micro_benchmarks(standin))
+    stored["measured"] = f"{dt.date.today().isoformat()}, {os.cpu_count()} cores, load {os.getloadavg()[0]:.2f}"
+    _write_rates(stored)
+    os.environ[reference.CALIBRATING_ENV_VAR] = "1"
+    for notebook in notebooks(only):
+        lesson = manifest(notebook.stem)
+        if lesson.work is None:
+            continue
+        for key in [k for k in stored["rates"] if k.startswith(f"{lesson.number} ")]:
+            del stored["rates"][key]
+        _write_rates(stored)
+        records, executed, wall = run_logged(notebook, "embedded", "quick",
+                                             {"HF_HUB_OFFLINE": "1", reference.CALIBRATING_ENV_VAR: "1"})
+        forecast = lesson_forecasts(lesson, None, "embedded", torch.device("cpu"))["quick"]
+        fitted = fit_lesson_rates(lesson.number, forecast, records, executed_sections(executed)[1])
+        stored["rates"].update(fitted)
+        _write_rates(stored)
+        print(f"{notebook.name}: {wall:.0f} s; " + ", ".join(f"{k} = {v['seconds']:.3g} s" for k, v in fitted.items()), flush=True)
+    return stored
+
+
+def _write_rates(stored: dict) -> None:
+    from sbert_workbook.forecast.reference import calibration
+
+    RATES_FILE.write_text(json.dumps(stored, indent=1, ensure_ascii=False) + "\n")
+    calibration.cache_clear()
+
+
+def fit_lesson_rates(number: str, forecast, records: list[dict], cells_s: float) -> dict[str, dict]:
+    """The lesson's own CPU rates: each logged cell's time less its predicted work, over its one unknown rate's units;
+    ``NN rest``: the notebook's time outside the logged cells."""
+    known = json.loads(RATES_FILE.read_text())["rates"]
+    fitted, logged_s = {}, 0.0
+    for record in records:
+        if "calls" not in record:
+            continue
+        logged_s += record["took_s"]
+        steps = [(s, sec) for s, sec in zip(forecast.steps, forecast.seconds) if s.call in record["calls"]]
+        unknown = {s.per[0] for s, _ in steps if s.per and s.per[0].startswith(f"{number} ") and s.per[0] not in known}
+        if len(unknown) != 1:
+            continue
+        key = unknown.pop()
+        units = sum(s.per[1] for s, _ in steps if s.per and s.per[0] == key)
+        remainder = record["took_s"] - sum(sec for s, sec in steps if not (s.per and s.per[0] == key))
+        fitted[key] = {"seconds": max(remainder, 0.0) / max(units, 1e-9), "unit": next(s.what for s, _ in steps if s.per and s.per[0] == key)}
+    rest = [s for s in forecast.steps if s.per and s.per[0] == f"{number} rest"]
+    if rest:
+        fitted[f"{number} rest"] = {"seconds": max(cells_s - logged_s, 0.0), "unit": "the notebook outside its long cells"}
+    return fitted
+
+
+def validate(only: list[str] | None, variant: str, mode: str) -> list[dict]:
+    """Run each notebook and store predicted against measured seconds (see the module)."""
+    rows = []
+    history = json.loads(RESULTS.read_text()) if RESULTS.is_file() else []
+    for notebook in notebooks(only):
+        records, executed, wall = run_logged(notebook, variant, mode, variant_env(variant))
+        setup = next((r for r in records if "sections" in r), None)
+        if setup is None:
+            continue
+        measured, cells_s = executed_sections(executed)
+        predicted = {}
+        for section, seconds in setup["sections"].items():
+            major = section.split(".")[0]
+            predicted[major] = predicted.get(major, 0.0) + seconds
+        row = {"notebook": notebook.stem, "variant": variant, "mode": mode, "model": setup["model"],
+               "where": setup["where"], "predicted_s": setup["predicted_s"], "measured_s": round(cells_s, 1),
+               "ratio": round(setup["predicted_s"] / cells_s, 2) if cells_s else None, "wall_s": round(wall, 1),
+               "predicted_sections": {k: round(v, 1) for k, v in predicted.items()},
+               "measured_sections": {k: round(v, 1) for k, v in measured.items()},
+               "measured": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+               "load_average_after": round(os.getloadavg()[0], 2)}
+        print(json.dumps({k: row[k] for k in ("notebook", "variant", "mode", "predicted_s", "measured_s", "ratio")}),
+              flush=True)
+        rows.append(row)
+        history.append(row)
+        RESULTS.write_text(json.dumps(history, indent=1, ensure_ascii=False) + "\n")
+    return rows
+
+
+def markdown(rows: list[dict]) -> str:
+    lines = ["| notebook | model | mode | predicted | measured | predicted / measured | largest sections: predicted / measured s |",
+             "|---|---|---|---|---|---|---|"]
+    for r in rows:
+        top = sorted(r["measured_sections"], key=lambda k: -r["measured_sections"][k])[:3]
+        sections = "; ".join(f"§{k} {r['predicted_sections'].get(k, 0):.0f} / {r['measured_sections'][k]:.0f}" for k in top)
+        lines.append(f"| {r['notebook'][:2]} | {'embedded' if r['variant'] == 'embedded' else 'bert-base (stand-in)'} | "
+                     f"{r['mode']} | {r['predicted_s']:.0f} s | {r['measured_s']:.0f} s | {r['ratio']} | {sections} |")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--calibrate", action="store_true")
+    parser.add_argument("--validate", action="store_true")
+    parser.add_argument("--markdown", action="store_true")
+    parser.add_argument("--variant", choices=["embedded", "standin"], default="embedded")
+    parser.add_argument("--mode", choices=["quick", "full_on_cpu"], default="quick")
+    parser.add_argument("--only", nargs="*", help="notebook numbers, e.g. 03 05")
+    args = parser.parse_args(argv)
+    if args.calibrate:
+        calibrate(args.only)
+    if args.validate:
+        validate(args.only, args.variant, args.mode)
+    if args.markdown:
+        print(markdown(json.loads(RESULTS.read_text())))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(ROOT))
+    sys.exit(main())
