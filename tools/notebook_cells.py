@@ -50,7 +50,7 @@ def with_colab_badge(title_markdown: str, notebook: str) -> str:
     return f"{colab_badge(notebook)}\n\n{kept.lstrip()}"
 
 
-QUICK_LINE = 'QUICK = "auto"  # "auto": full on a CUDA GPU, quick (small subsets, few steps) on a CPU or Apple MPS; True or False force it'
+QUICK_LINE = 'QUICK = "auto"  # or True (quick: small subsets, few steps), "session" (the model's size, cut to fit a GPU session), False (the papers' recipe)'
 #: The exercise switch (sbert_workbook/teaching/exercises.py): True fills every exercise cell with its reference solution.
 SOLUTIONS_LINE = "SOLUTIONS = False  # True (or SBERT_WORKBOOK_SOLUTIONS=1): exercise cells fill in the reference solutions\n"
 
@@ -61,7 +61,7 @@ SIZES_LINE = 'SIZES = {}  # change one of this lesson\'s sizes, e.g. {"STEPS": 5
 def parameters_cell(extra: str = "") -> nbformat.NotebookNode:
     """The papermill parameters cell (``tools/notebook_times.py`` adds its measured run-time line under QUICK)."""
     source = (
-        "# Parameters (papermill). QUICK: the sizes a 2-core laptop runs in minutes; full mode is the papers' recipe, for a CUDA GPU.\n"
+        "# Parameters (papermill). QUICK = \"auto\" runs the largest mode predicted to fit the budget here (15 min; SBERT_WORKBOOK_BUDGET_MIN).\n"
         + QUICK_LINE + '\nMODEL = "auto"  # "auto", "embedded", a hub id or a model folder\nSEED = 0\n'
         "DEVICE = None  # None picks CUDA, then MPS, then CPU\n" + SOLUTIONS_LINE + SIZES_LINE + extra
     )
