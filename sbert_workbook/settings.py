@@ -38,7 +38,7 @@ def quick_mode(parameter: bool | str | None = QUICK_AUTO, device: str | torch.de
     ``QUICK = True``/``False`` is obeyed; with ``QUICK = "auto"`` (or None),
     ``SBERT_WORKBOOK_QUICK=0``/``false``/``no``/``off`` asks for full mode, and otherwise the
     device decides: full on a CUDA GPU, quick on a CPU and on Apple's MPS. A lesson's set-up chooses by
-    its predicted time on this machine instead (:mod:`sbert_workbook.lessons.forecasting`); this rule
+    its predicted time on this machine instead (:mod:`sbert_workbook.forecast.lessons`); this rule
     serves code with no long step (the classroom explorers). ``device`` is the one the notebook will use
     (None: :func:`~sbert_workbook.devices.pick_device`'s choice).
     """

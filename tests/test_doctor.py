@@ -149,3 +149,14 @@ def test_the_onnx_backend_check_reports_the_version_or_how_to_install_it(monkeyp
     missing = doctor.check_onnx_backend()
     assert missing.status == "warn" and not missing.essential
     assert "pip install onnx onnxruntime" in missing.fix and "backend='torch' works" in missing.detail
+
+
+def test_doctor_says_what_the_notebooks_take_here_with_its_model(monkeypatch):
+    """The time row: each notebook's quick mode predicted on this machine with the model the check names."""
+    from sbert_workbook.app.doctor import check_time
+
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    check = check_time("embedded")
+    assert check.status == "ok" and "all-MiniLM-L6-v2" in check.detail and "probed here in" in check.detail
+    assert all(f"{number} " in check.detail for number in ("00", "04", "05"))
+    assert check_time("no/such-model").status == "warn"

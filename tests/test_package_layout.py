@@ -13,7 +13,7 @@ MAX_LINES = 300
 #: Layer of each top-level name in the package: a module may import from its own layer or below.
 LAYERS = {
     "settings": 0, "devices": 0, "optimizer": 0, "published": 0, "teaching": 0, "heap": 0,
-    "data": 1, "forecast": 1,
+    "data": 1,
     "encoding": 2,
     "evaluation": 3,
     "mlm": 4, "anisotropy": 4, "training": 4, "calibration": 4,
@@ -22,6 +22,8 @@ LAYERS = {
     # a lesson's manifest is data (sizes, equations, paper links; 04's reads a model size from training): it sits just
     # above what it reads, so 07's diagnosis and the command line take 07's sizes from it and write no copy of their own
     "manifests": 4,
+    # what a run will cost: work declared in the manifests, priced on this machine; doctor and classroom read it
+    "forecast": 4,
 }
 LESSONS = {"mlm", "anisotropy", "training", "calibration"}
 

@@ -56,7 +56,7 @@ def micro_benchmarks(standin_folder: Path) -> dict:
     from sbert_workbook.encoding.encoder import load_encoder
     from sbert_workbook.evaluation.uncertainty import paired_bootstrap
     from sbert_workbook.forecast.probe import cpu_workload, time_model
-    from sbert_workbook.lessons.forecasting import transformer_folder
+    from sbert_workbook.forecast.lessons import transformer_folder
     from sbert_workbook.training import examples
     from sbert_workbook.training.siamese import SiameseModel
 
@@ -187,7 +187,7 @@ def calibrate(only: list[str] | None) -> dict:
     import torch
 
     from sbert_workbook.forecast import reference
-    from sbert_workbook.lessons.forecasting import lesson_forecasts
+    from sbert_workbook.forecast.lessons import lesson_forecasts
     from sbert_workbook.lessons.manifest import manifest
 
     standin = Path(variant_env("standin")["HF_HOME"]) / "hub" / "models--bert-base-uncased" / "snapshots" / ("0" * 40)

@@ -169,6 +169,7 @@ def run_classroom(args) -> int:
     import secrets
 
     from sbert_workbook.app.room import classroom_command, room_capacity, room_summary
+    from sbert_workbook.forecast.lessons import path_forecast
 
     token = secrets.token_urlsafe(12) if args.token is None else args.token
     capacity = room_capacity(args.model) if args.max_kernels is None else args.max_kernels
@@ -177,6 +178,7 @@ def run_classroom(args) -> int:
     host = "localhost" if args.ip in ("127.0.0.1", "localhost") else "<this machine's address>"
     print(f"Classroom app: http://{host}:{args.port}/" + (f"?token={token}" if token else "") + "  (Ctrl-C stops it)", flush=True)
     print(room_summary(args.room, args.room_app, capacity, args.max_kernels is None), flush=True)
+    print(f"The lessons here: {path_forecast(args.model)}", flush=True)
     os.execve(argv[0], argv, env)  # Voila replaces this process, so stopping it stops the app
     return 0
 

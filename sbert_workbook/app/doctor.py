@@ -208,7 +208,19 @@ def run_checks(model: str = "auto", data_dir=None, device: str | None = None, da
               check_model(model)]
     checks += [check_data(name, data_dir) for name in (datasets or REGISTRY)]
     checks.append(check_caches())
+    checks.append(check_time(model, device))
     return DoctorReport(checks)
+
+
+def check_time(model: str = "auto", device: str | None = None) -> Check:
+    """What the notebooks' quick mode is predicted to take on this machine with the model ``auto`` resolves to (the
+    lessons' own forecast, :func:`sbert_workbook.forecast.lessons.path_forecast`)."""
+    from sbert_workbook.forecast.lessons import path_forecast
+
+    try:
+        return Check("time", "ok", path_forecast(model, device))
+    except Exception as error:  # noqa: BLE001 - a model that does not resolve is the model row's problem
+        return Check("time", "warn", f"no prediction: {error}", "fix the model row first")
 
 
 def _fix_from(message: str, default: str) -> str:

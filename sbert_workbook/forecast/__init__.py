@@ -6,8 +6,10 @@
   stated throughput of a GPU no one has timed, named as such);
 - :mod:`~sbert_workbook.forecast.predict`: the prediction per section and per mode, and the mode ``QUICK = "auto"``
   picks: the largest whose prediction fits the budget;
-- :mod:`~sbert_workbook.forecast.cells`: the long cells' own lines, the prediction before and the time after.
+- :mod:`~sbert_workbook.forecast.cells`: the long cells' own lines, the prediction before and the time after;
+- :mod:`~sbert_workbook.forecast.lessons`: a lesson's forecast per mode from its manifest, and the mode it runs.
 
-Every lesson's set-up (:func:`sbert_workbook.lessons.setup.begin`) uses it; introduced in ``00_start_here.ipynb``.
-Nothing here imports a lesson: lessons declare their work in their manifests and call in.
+Every lesson's set-up (:func:`sbert_workbook.lessons.setup.begin`) uses it, and ``doctor`` and ``classroom`` print
+the path's prediction; introduced in ``00_start_here.ipynb``. It reads the lessons' manifests (their sizes and
+``work``), never a lesson's code.
 """

@@ -3,7 +3,7 @@
 Every notebook's set-up cell is one hidden call, ``lesson = nbNN.begin(QUICK, MODEL, SEED, DEVICE, SIZES)``, and each
 ``sbert_workbook/lessons/nbNN`` module's ``begin`` starts with :func:`begin` here, then loads what its lesson needs.
 It prints what a student should know before the first result: what each mode is predicted to take on this machine
-with this model (:mod:`sbert_workbook.lessons.forecasting`), which mode runs and why, whether the lesson fits in this
+with this model (:mod:`sbert_workbook.forecast.lessons`), which mode runs and why, whether the lesson fits in this
 machine's memory (or stops, saying what to change), the device, the sizes this run
 uses (from the lesson's manifest, with the parameters cell's ``SIZES`` applied) and how to change them.
 Introduced in ``00_start_here.ipynb``.
@@ -22,7 +22,7 @@ from sbert_workbook.devices import pick_device, precision_name
 from sbert_workbook.evaluation.provenance import show_provenance_captions
 from sbert_workbook.forecast.cells import CellClock, install, log_line
 from sbert_workbook.forecast.predict import Forecast
-from sbert_workbook.lessons.forecasting import lesson_forecasts, lesson_mode
+from sbert_workbook.forecast.lessons import lesson_forecasts, lesson_mode
 from sbert_workbook.lessons.manifest import Manifest, manifest
 from sbert_workbook.settings import set_seed
 
@@ -72,7 +72,7 @@ class Lesson:
 
 def begin(notebook: str, quick: bool | str = "auto", model: str = "auto", seed: int = 0, device=None,
           sizes: dict[str, Any] | None = None, announce: bool = True) -> Lesson:
-    """Resolve the device, predict each mode's time here and pick the mode (:mod:`sbert_workbook.lessons.forecasting`),
+    """Resolve the device, predict each mode's time here and pick the mode (:mod:`sbert_workbook.forecast.lessons`),
     say whether the lesson fits in this machine's memory (before anything is loaded:
     :func:`sbert_workbook.app.memory.check_memory`), seed everything, turn on table captions and fix the sizes; print
     them."""

@@ -3,8 +3,7 @@
 :func:`lesson_forecasts` turns the manifest's ``work`` into a :class:`~sbert_workbook.forecast.predict.Forecast` per
 mode the lesson has; :func:`lesson_mode` decides the mode (``QUICK`` and ``SBERT_WORKBOOK_QUICK`` first, then the
 largest mode that fits the budget) and prints the prediction and why, or stops before anything long starts when
-not even quick mode fits, naming what would. Used by :func:`sbert_workbook.lessons.setup.begin`; introduced in
-``00_start_here.ipynb``.
+not even quick mode fits, naming what would. Used by :func:`sbert_workbook.lessons.setup.begin`, ``doctor`` and ``classroom``; introduced in ``00_start_here.ipynb``.
 """
 from __future__ import annotations
 
@@ -141,3 +140,25 @@ def not_enough_time_message(lesson_manifest: Manifest, forecasts: dict[str, Fore
     return (f"Notebook {lesson_manifest.notebook}: {short} on {quick.rates.where} with {model}"
             + (f" (most of it {sections})" if sections else "") + f". Nothing long has started. What would fit: {others}; "
             "or QUICK = True runs quick mode anyway.")
+
+
+def path_forecast(model: str = "auto", device: torch.device | None = None) -> str:
+    """One line for ``doctor`` and ``classroom``: each notebook's quick mode predicted here with the model ``model``
+    resolves to, and their sum (a probe of a few seconds)."""
+    from sbert_workbook.devices import pick_device
+    from sbert_workbook.lessons.manifest import all_manifests
+
+    device = pick_device(device)
+    parts, total, rates = [], 0.0, None
+    for lesson_manifest in all_manifests():
+        forecasts = lesson_forecasts(lesson_manifest, None, model, device)
+        if not forecasts:
+            continue
+        quick = forecasts["quick"]
+        rates = quick.rates
+        total += quick.total_s
+        parts.append(f"{lesson_manifest.number} {duration(quick.total_s)}")
+    if rates is None:
+        return "no lesson declares its work"
+    return (f"every notebook in quick mode on {rates.where} with {rates.models.get('lesson', model)}: about "
+            f"{duration(total)} ({', '.join(parts)}; {rates.source})")
