@@ -3,7 +3,9 @@
 For each precision, a fresh process (accelerate's precision is fixed per process) runs ``fit``
 for ``--steps`` steps (classification objective, SNLI + MultiNLI dev pairs, batch 16) and
 reports steps/s (steps 11 … N−1: warm-up and the final checkpoint excluded), peak GPU memory,
-and the encode throughput of the same model (sentences/s, the workbook's Encoder).
+and the encode throughput of the same model (sentences/s, the workbook's Encoder). Last, the lessons' own probe on this
+GPU and every notebook's predicted seconds per mode with bert-base (``forecast``): the measured side of the session
+sizes that were chosen from a T4's stated throughput (sbert_workbook/forecast/reference.py).
 
 Needs a CUDA GPU and the workbook installed (``pip install -e .``); data from ../shared/data
 when present, otherwise synthetic sentences from the tokenizer's vocabulary.
@@ -107,6 +109,33 @@ def main() -> None:
               f"{row['peak_train_memory_gib']:5.2f} GiB, encode {row['encode_sentences_per_s']:7.0f} sentences/s, "
               f"final loss {row['final_loss']:.3f}  [{row['gpu']}, capability {row['capability']}]")
     print(json.dumps(rows))
+    print(json.dumps({"forecast": forecast_on(args.device)}))
+
+
+def forecast_on(device: str) -> dict:
+    """The lessons' probe on this GPU and each notebook's predicted seconds per mode with a bert-base-shaped model (the
+    stand-in: what MODEL = "auto" loads online), beside the stated T4 throughput the session sizes were chosen with."""
+    import tempfile
+    from pathlib import Path
+
+    import torch
+
+    from sbert_workbook.app.bert_base_standin import write_bert_base_standin
+    from sbert_workbook.forecast.lessons import lesson_forecasts, model_folders, rates_for
+    from sbert_workbook.lessons.manifest import all_manifests
+
+    from sbert_workbook.app.bert_base_standin import STANDIN_MODEL_ID, STANDIN_REVISION
+
+    with tempfile.TemporaryDirectory(prefix="sbw-gpu-forecast-") as home:
+        write_bert_base_standin(Path(home))
+        folder = str(Path(home) / "hub" / f"models--{STANDIN_MODEL_ID}" / "snapshots" / STANDIN_REVISION)
+        rates = rates_for(model_folders(folder), torch.device(device))
+        table = {m.notebook: {mode: round(f.total_s, 1) for mode, f in lesson_forecasts(m, None, folder, torch.device(device),
+                                                                                        rates).items()}
+                 for m in all_manifests() if m.work is not None}
+    return {"probe": {"where": rates.where, "source": rates.source, "encode_s_per_token": rates.encode_s_per_token,
+                      "train_s_per_token": rates.train_s_per_token, "cpu_factor": rates.cpu_factor},
+            "predicted_s": table}
 
 
 if __name__ == "__main__":
