@@ -5,7 +5,7 @@ An installed copy (a wheel on Colab, a release) reads them from its metadata (``
 reads ``pyproject.toml`` itself, which an editable install's metadata can lag behind. Everything that points at the
 workbook is made here from those two: the git ref a release is tagged with (``v`` and the version), the Colab badge
 and the setup cell's install (``tools/notebook_cells.py``), Binder and nbgitpuller links (docs/jupyterhub.md), and
-``python -m sbert_workbook --version`` / ``links``. ``tests/test_about.py`` holds every copy in the repository equal
+``python -m sbert_workbook --version`` and ``links``. ``tests/test_about.py`` holds every copy in the repository equal
 to what this module makes. Introduced in ``00_start_here.ipynb`` (its map's badges).
 """
 from __future__ import annotations
@@ -123,21 +123,3 @@ def nbgitpuller_url(hub: str, path: str, app: str = "lab", repo: str | None = No
     urlpath = {"lab": "lab/tree", "voila": "voila/render"}[app] + f"/{folder}/{path}"
     return (f"{hub.rstrip('/')}/hub/user-redirect/git-pull?repo={quote(repo, safe='')}&branch={branch or git_ref()}"
             f"&urlpath={quote(urlpath, safe='')}")
-
-
-def links(hub: str | None = None, repo: str | None = None, ref: str | None = None) -> list[tuple[str, str, str]]:
-    """(where, notebook, address) for every lesson notebook on Colab, the first one and a classroom page on Binder, and
-    (with ``hub``, a JupyterHub's address) by nbgitpuller: ``python -m sbert_workbook links``. With ``repo`` (and
-    ``ref``, its branch) the Binder and nbgitpuller links open a course repository holding a students' release
-    instead, and Colab is left out (a release's notebooks carry no badge)."""
-    from sbert_workbook.lessons.manifest import all_manifests
-
-    notebooks = [f"notebooks/{lesson.notebook}.ipynb" for lesson in all_manifests()]
-    explorer = "classroom/embedding_explorer.ipynb"
-    rows = [] if repo else [("Colab", path, colab_url(path)) for path in notebooks]
-    rows += [("Binder", notebooks[0], binder_url(notebooks[0], repo=repo, ref=ref)),
-             ("Binder", explorer, binder_url(explorer, "voila", repo=repo, ref=ref))]
-    if hub:
-        rows += [("nbgitpuller", notebooks[0], nbgitpuller_url(hub, notebooks[0], repo=repo, branch=ref)),
-                 ("nbgitpuller", explorer, nbgitpuller_url(hub, explorer, "voila", repo=repo, branch=ref))]
-    return rows

@@ -204,3 +204,9 @@ def test_page_one_reads_in_ten_minutes():
     assert page_one_words("## Heading\n| a | b |\n|---|---|\n<!-- generated: x -->one two\n## Appendix A\nmore") == 5
     words = page_one_words(GUIDE.read_text(encoding="utf-8"))
     assert words <= 800, f"TEACHING.md's page one (before '## Appendix') has {words} words, more than 800"
+
+
+def test_the_readme_reads_in_five_minutes():
+    """The README is the way in; reference lives in docs/ (STYLE.md: d2l's is 579 words, sentence-transformers' ~1,300)."""
+    words = page_one_words((REPO / "README.md").read_text(encoding="utf-8"))
+    assert words <= 1200, f"README.md has {words} words, more than 1,200: move reference to docs/"

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sbert_workbook.app.book_assets import PLOTLY_JS, write_assets
-from sbert_workbook.app.handouts import write_handouts
+from sbert_workbook.app.handouts import PURPOSE_KEY, purpose_of, title_of, write_handouts  # noqa: F401 - the book's too
 from sbert_workbook.app.runbook import PLOTLY_MIME, list_notebooks, notebooks_folder, run_all, with_plotly_as_html
 
 ASSETS = "assets"
@@ -52,7 +52,6 @@ PAGE_TEMPLATE = r"""{%- extends 'index.html.j2' -%}
 {% block body_header %}{{ super() }}{{ resources.book_nav }}{% endblock body_header %}
 {% block body_footer %}{{ resources.book_nav }}{{ super() }}{% endblock body_footer %}
 """
-PURPOSE_KEY = "sbert_workbook"
 #: A badge image that would be fetched from the network: shown as its alt text instead.
 REMOTE_IMAGE = re.compile(r'<img\b[^>]*\bsrc="https?://[^"]*"[^>]*>', re.I)
 ALT_TEXT = re.compile(r'\balt="([^"]*)"', re.I)
@@ -69,22 +68,6 @@ class Chapter:
     @property
     def page(self) -> str:
         return self.notebook.with_suffix(".html").name
-
-
-def purpose_of(nb, name: str) -> str:
-    purpose = nb.metadata.get(PURPOSE_KEY, {}).get("purpose", "").strip()
-    if not purpose:
-        raise ValueError(f"{name} has no one-line purpose for the book's index: set the notebook's metadata "
-                         f'"{PURPOSE_KEY}": {{"purpose": "..."}} (Edit → Notebook metadata in JupyterLab).')
-    return purpose
-
-
-def title_of(nb, name: str) -> str:
-    for cell in nb.cells:
-        heading = next((line[2:].strip() for line in cell.source.splitlines() if line.startswith("# ")), None)
-        if cell.cell_type == "markdown" and heading:
-            return heading
-    return name
 
 
 def chapter(notebook: Path, executed: Path) -> Chapter:

@@ -224,12 +224,23 @@ def run_predownload(args) -> int:
 
 
 def run_links(args) -> int:
+    """Every lesson on Colab, 00 and a classroom page on Binder, and (``--hub``) by nbgitpuller; with ``--repo`` (a course
+    repository holding a students' release, ``--branch``) Binder and nbgitpuller open it instead, and Colab is left out
+    (a release's notebooks carry no badge)."""
     from sbert_workbook import about
+    from sbert_workbook.lessons.manifest import all_manifests
 
-    branch = args.branch or ("main" if args.repo else None)
-    print(f"sbert-workbook {about.version()}: " + (f"the release in {args.repo}, branch {branch}" if args.repo else
+    repo, branch = args.repo, args.branch or ("main" if args.repo else None)
+    print(f"sbert-workbook {about.version()}: " + (f"the release in {repo}, branch {branch}" if repo else
                                                    f"{about.repository()}, tag {about.git_ref()}"))
-    for where, notebook, address in about.links(args.hub, args.repo, branch):
+    notebooks = [f"notebooks/{lesson.notebook}.ipynb" for lesson in all_manifests()]
+    pages = [(notebooks[0], "lab"), ("classroom/embedding_explorer.ipynb", "voila")]
+    rows = [] if repo else [("Colab", path, about.colab_url(path)) for path in notebooks]
+    rows += [("Binder", path, about.binder_url(path, app, repo=repo, ref=branch)) for path, app in pages]
+    if args.hub:
+        rows += [("nbgitpuller", path, about.nbgitpuller_url(args.hub, path, app, repo=repo, branch=branch))
+                 for path, app in pages]
+    for where, notebook, address in rows:
         print(f"{where:12} {notebook:45} {address}")
     return 0
 

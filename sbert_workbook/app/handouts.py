@@ -17,6 +17,8 @@ from pathlib import Path
 
 from sbert_workbook.lessons.manifest import manifest
 
+#: Where a notebook's metadata keeps its one-line purpose (the book's index and the handout show it).
+PURPOSE_KEY = "sbert_workbook"
 #: How many of the lesson's equations a page holds: those of core sections first.
 MOST_EQUATIONS = 3
 #: The line of the exercise cell that hands the reference solution in when SOLUTIONS = True: not for the page.
@@ -46,11 +48,27 @@ def handout_page(notebook: Path) -> str:
     return f"handout-{notebook.stem[:2]}.html"
 
 
+def purpose_of(nb, name: str) -> str:
+    """The notebook's one-line purpose (``metadata.sbert_workbook.purpose``), for the book's index and the handouts."""
+    purpose = nb.metadata.get(PURPOSE_KEY, {}).get("purpose", "").strip()
+    if not purpose:
+        raise ValueError(f"{name} has no one-line purpose for the book's index: set the notebook's metadata "
+                         f'"{PURPOSE_KEY}": {{"purpose": "..."}} (Edit → Notebook metadata in JupyterLab).')
+    return purpose
+
+
+def title_of(nb, name: str) -> str:
+    """The notebook's title: its first ``# `` heading (else ``name``)."""
+    for cell in nb.cells:
+        heading = next((line[2:].strip() for line in cell.source.splitlines() if line.startswith("# ")), None)
+        if cell.cell_type == "markdown" and heading:
+            return heading
+    return name
+
+
 def handout(notebook: Path) -> Handout:
     """The handout of ``notebook`` (a lesson's ``.ipynb``), read from it and from its manifest."""
     import nbformat
-
-    from sbert_workbook.app.book import purpose_of, title_of
 
     nb = nbformat.read(notebook, as_version=4)
     lesson = manifest(notebook.stem)
