@@ -50,7 +50,8 @@ def with_colab_badge(title_markdown: str, notebook: str) -> str:
     return f"{colab_badge(notebook)}\n\n{kept.lstrip()}"
 
 
-QUICK_LINE = 'QUICK = "auto"  # or True (quick: small subsets, few steps), "session" (the model's size, cut to fit a GPU session), False (the papers' recipe)'
+QUICK_LINE = ('QUICK = "auto"  # or True (quick: small subsets, few steps), "session" (the model\'s size, cut to fit a GPU '
+              'session), False (the papers\' recipe)')
 #: The exercise switch (sbert_workbook/teaching/exercises.py): True fills every exercise cell with its reference solution.
 SOLUTIONS_LINE = "SOLUTIONS = False  # True (or SBERT_WORKBOOK_SOLUTIONS=1): exercise cells fill in the reference solutions\n"
 
