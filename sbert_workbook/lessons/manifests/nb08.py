@@ -39,7 +39,8 @@ MANIFEST = Manifest(
         "STATIC_LONGEST_TOKEN": Size("§4: distil only tokens up to this many characters (None: the whole vocabulary)",
                                      quick=None, full=None, suite=3, standin=2),
         "SWEEP_SIZES": Size("§5.1: corpus sizes searched, §1's corpus grown with further shipped sentences (SNLI and "
-                            "MultiNLI, then STS and SICK); the largest is encoded once", quick=(1000, 2000, 5000, 10_000, 20_000),
+                            "MultiNLI, then STS and SICK); the largest is encoded once (quick: the first tenfold, "
+                            "5,000 sentences more to encode)", quick=(1000, 2000, 5000, 10_000),
                             full=(1000, 2000, 5000, 10_000, 20_000, 50_000), suite=(40, 80, 160), standin=(20, 40, 60)),
         "SWEEP_QUERIES": Size("§5.1: §1's queries each size is searched with (None: all)", quick=100, full=None, suite=6,
                               standin=3),
@@ -47,7 +48,7 @@ MANIFEST = Manifest(
         "RESCORE_MULTIPLIERS": Size("§5.1: binary candidates read per result kept, rescored with the float query",
                                     quick=(1, 2, 4, 8, 16), full=(1, 2, 4, 8, 16), suite=(1, 4)),
         "ENCODER_TIMED_SENTENCES": Size("§5.2: STS sentences each precision's encode is timed on, against "
-                                        "sentence-transformers' encode on the same", quick=500, full=2000, suite=16,
+                                        "sentence-transformers' encode on the same", quick=300, full=2000, suite=16,
                                         standin=8),
         "ENCODER_REPEATS": Size("§5.2: alternating rounds of the two encodes (the fastest of each is kept)", quick=2,
                                 full=4, suite=1),
