@@ -142,13 +142,19 @@ def test_every_line_of_the_constraints_is_a_pin_and_torch_is_colab_s_release():
 
 def test_standin_runs_each_notebook_at_its_standin_sizes_with_the_standin_in_the_hub_cache(checked_without_kernels,
                                                                                             monkeypatch, tmp_path, capsys):
+    import json
+
     from sbert_workbook.app.runbook import sizes_parameters
 
     monkeypatch.setattr("sbert_workbook.app.bert_base_standin.write_bert_base_standin",
                         lambda hf_home: {"HF_HOME": str(hf_home), "HF_HUB_OFFLINE": "1"})
     loaded, other = tmp_path / "loaded.ipynb", tmp_path / "other.ipynb"
-    loaded.write_text(f'{{"text": "{colab_check.LOADED_BERT_BASE} at ..."}}', encoding="utf-8")
-    other.write_text('{"text": "the embedded all-MiniLM-L6-v2"}', encoding="utf-8")
+    def executed(source: str, printed: str) -> str:
+        return json.dumps({"cells": [{"cell_type": "code", "source": source, "outputs": [{"output_type": "stream",
+                                                                                            "text": printed}]}]})
+
+    loaded.write_text(executed("", f"model: {colab_check.LOADED_BERT_BASE} at ...)"), encoding="utf-8")
+    other.write_text(executed(f"# would print {colab_check.LOADED_BERT_BASE}", "the embedded all-MiniLM-L6-v2"), encoding="utf-8")
     runs = [NotebookRun(Path("03_pooling_and_sts.ipynb"), loaded, Path("h"), 1.0),
             NotebookRun(Path("04_siamese_finetuning.ipynb"), other, Path("h"), 1.0),
             _fake_run("05_bert_flow.ipynb", "RuntimeError: boom")]

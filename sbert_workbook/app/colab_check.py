@@ -201,9 +201,16 @@ def notebook_runs(args: argparse.Namespace, checkout: Path, env: dict[str, str],
         runs = run_all(args.only or None, build_dir=checkout / STANDIN_RUNS, env={**env, **write_bert_base_standin(Path(hf_home))},
                        parameters=lambda notebook: sizes_parameters(notebook, "standin"), **common)
     for run in runs:
-        if run.error is None and LOADED_BERT_BASE not in run.executed.read_text(encoding="utf-8"):
+        if run.error is None and LOADED_BERT_BASE not in printed_text(run.executed):
             run.error = "it never loaded bert-base-uncased from the hub cache: 'auto' took another model"
     return runs
+
+
+def printed_text(executed: Path) -> str:
+    """Everything an executed notebook's cells printed or displayed as text (its outputs, not its sources)."""
+    cells = json.loads(executed.read_text(encoding="utf-8"))["cells"]
+    return "".join("".join(output.get("text") or output.get("data", {}).get("text/plain", ""))
+                   for cell in cells for output in cell.get("outputs", []))
 
 
 def main(argv: list[str] | None = None) -> int:
