@@ -82,9 +82,9 @@ MANIFEST = Manifest(
                   "model trained so that they suffice", "3"),
         PaperLink("model2vec (Tulkens & van Dongen, 2024)", "a static model distilled from the transformer", "4"),
         PaperLink("HNSW (Malkov & Yashunin, 2018)", "an approximate index against exact search", "5"),
-        PaperLink("Sentence-BERT 1908.10084", "§1: a cross-encoder needs a pass per pair (65 hours to find the most similar "
-                  "pair of 10,000 sentences), a bi-encoder one per sentence; retrieve-then-rerank combines them, a "
-                  "common recipe, not SBERT's proposal", "6"),
+        PaperLink("Sentence-BERT 1908.10084", "§1: finding the most similar pair takes a cross-encoder a pass per pair, a "
+                  "bi-encoder one per sentence; retrieve-then-rerank combines them, a common recipe, not SBERT's "
+                  "proposal", "6"),
     ),
     own_session=True,
 )
