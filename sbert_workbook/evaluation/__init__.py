@@ -9,5 +9,8 @@ sentences into vectors (``05``), ``geometry`` the singular spectrum, alignment a
 ``probes`` the logistic-regression probes on pair features, ``search`` is semantic search with a bi-encoder and what a
 cross-encoder would cost instead (taught in ``04``), ``provenance``
 makes every table say which model, pooling, aggregation and split produced it (``00``), ``plots``
-draws STS results. Reads from ``data`` and ``encoding``; the lesson subpackages build on it.
+draws STS results. ``thresholds`` chooses a threshold on one split and reads it on another, ``probabilities`` makes a
+score a probability (isotonic, logistic) and measures its calibration (reliability, ECE), ``minimal_pairs`` builds
+CheckList-style perturbations of a sentence against its paraphrase (all three taught in ``09``). Reads from ``data`` and
+``encoding``; the lesson subpackages build on it.
 """
