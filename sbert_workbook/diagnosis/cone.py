@@ -74,7 +74,8 @@ def isotropic_reference(n: int, d: int, seed: int = 0) -> float:
 def cone_measures(vectors, seed: int = 0) -> dict[str, float]:
     """All four measures (and the isotropic reference for IsoScore) of one set of vectors, named for a table."""
     x = _matrix(vectors)
+    score = isoscore(x)
     return {"mean cosine of random pairs": mean_random_pair_cosine(x), "top direction's share": top_direction_share(x),
-            "effective rank": effective_rank(x), "dimensions": float(x.shape[1]), "IsoScore": isoscore(x),
-            "dimensions used equally, as IsoScore reads": dimensions_used(isoscore(x), x.shape[1]),
+            "effective rank": effective_rank(x), "dimensions": float(x.shape[1]), "IsoScore": score,
+            "dimensions used equally, as IsoScore reads": dimensions_used(score, x.shape[1]),
             "IsoScore of isotropic data this size": isotropic_reference(*x.shape, seed=seed)}

@@ -106,7 +106,8 @@ def cone_report(lesson: Lesson07, students_isoscore) -> Report:
     from sbert_workbook.anisotropy.plots import variance_spectrum_figure
     from sbert_workbook.evaluation.geometry import principal_variance_ratios
 
-    run.measure_cone(lesson.found, lesson.sample)
+    if not lesson.found.cone:  # the predict cell measured it already
+        run.measure_cone(lesson.found, lesson.sample)
     measures = lesson.found.cone
     theirs, ours = float(students_isoscore(lesson.vectors)), measures["IsoScore"]
     same = "matches" if np.isclose(theirs, ours, atol=1e-9) else f"differs from ({theirs:.4f})"
