@@ -46,11 +46,9 @@ def work(sizes, plan):
 MANIFEST = Manifest(
     notebook="09_what_a_score_means",
     objectives=(
-        "read where a model's cosines of related and unrelated pairs fall, and why one threshold means different things "
-        "in two models",
-        "choose a threshold on one split and report it on another with intervals, and make a score a calibrated "
-        "probability",
-        "test a similarity model with minimal pairs",
+        "say where related and unrelated pairs fall and why a threshold does not carry between models",
+        "choose a threshold on one split and test it on another; calibrate a score into a probability",
+        "test a model with minimal pairs",
     ),
     sizes={
         "STSB_PAIRS": Size("STS-B dev and test pairs each, drawn at random (None: all 1,500 and 1,379)", quick=1000,
