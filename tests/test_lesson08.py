@@ -136,3 +136,16 @@ def test_the_reductions_rows_are_matched_exactly():
     table = pd.DataFrame({"dimensions": [384, 32, 32, 32]}, index=index)
     assert reduction_rows(table, "first k dimensions") == ["first k dimensions (k = 32)"]
     assert reduction_rows(table, "first k dimensions, centred") == ["first k dimensions, centred (k = 32)"]
+
+
+def test_full_mode_leaves_calibration_sentences_and_a_corpus_too_large_says_what_to_lower():
+    """08's full sizes must start: the corpus may not take every NLI sentence the calibration fits on."""
+    from sbert_workbook.lessons.manifest import manifest
+    from sbert_workbook.lessons.nb08.setup import calibration_sentences, retrieval_set
+
+    full = manifest("08").sizes_for("full")
+    found = retrieval_set(full["CORPUS_SIZE"], full["QUERIES"], 0)
+    assert len(calibration_sentences(full["CALIBRATION_SENTENCES"], set(found.corpus) | set(found.queries))) > 1000
+    everything = retrieval_set(60_000, None, 0)
+    with pytest.raises(ValueError, match="lower CORPUS_SIZE"):
+        calibration_sentences(5000, set(everything.corpus) | set(everything.queries))

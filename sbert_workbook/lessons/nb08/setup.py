@@ -68,6 +68,10 @@ def retrieval_set(corpus_size: int, queries: int | None, seed: int) -> Retrieval
 def calibration_sentences(count: int, exclude: set[str]) -> list[str]:
     """``count`` NLI sentences in none of ``exclude``, read after those the corpus may have taken."""
     pool = [s for s in nli_sentences() if s not in exclude]
+    if len(pool) < min(count, 100):
+        raise ValueError(f"Only {len(pool)} NLI sentences are left outside the corpus and the STS samples, too few to fit "
+                         f"int8's ranges, PCA-k and whitening-k (CALIBRATION_SENTENCES = {count}): lower CORPUS_SIZE in "
+                         f"SIZES (the SNLI and MultiNLI dev sets hold about 27,000 sentences in all).")
     return pool[-count:] if count < len(pool) else pool
 
 
