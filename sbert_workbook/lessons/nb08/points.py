@@ -7,6 +7,7 @@ Each experiment is one call a visible cell makes; it returns a :class:`~sbert_wo
 from __future__ import annotations
 
 import json
+import math
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -114,20 +115,21 @@ def matryoshka(lesson: Lesson08) -> MatryoshkaRun | None:
     ks = (lesson.dimensions, *[k for k in s.DIMENSIONS if k < lesson.dimensions])
     pairs = concatenate(*(nli_positive_pairs(load_nli(name)) for name in ("snli", "mnli")))
     seeds = list(range(lesson.seed, lesson.seed + s.MATRYOSHKA_SEEDS))
-    scores = {"mnrl": {}, "matryoshka": {}}
+    scores, steps_run = {"mnrl": {}, "matryoshka": {}}, set()
+    epochs = math.ceil(s.MATRYOSHKA_STEPS * s.MATRYOSHKA_BATCH / len(pairs))  # max_steps cuts epochs, never adds them
     for seed in seeds:
         for objective, by_seed in scores.items():
             model = SiameseModel.from_pretrained(lesson.encoder.resolved, device=lesson.device, announce=False)
             config = TrainingConfig(batch_size=s.MATRYOSHKA_BATCH, learning_rate=2e-5, max_steps=s.MATRYOSHKA_STEPS,
-                                    seed=seed, device=str(lesson.device), save_checkpoints=False, progress=False,
-                                    matryoshka_dimensions=ks)
-            fit(model, pairs, objective, config)
+                                    epochs=epochs, seed=seed, device=str(lesson.device), save_checkpoints=False,
+                                    progress=False, matryoshka_dimensions=ks)
+            steps_run.add(fit(model, pairs, objective, config).steps)
             vectors = model.encoder().encode(lesson.pairs.corpus, batch_size=64, progress=False).float().numpy()
             by_seed[seed] = first_k_sts(PairVectors(lesson.pairs.sets, lesson.pairs.corpus, vectors), ks)
             del model
     plain, nested = (pd.DataFrame(scores[name]).rename_axis(index="k", columns="seed") for name in ("mnrl", "matryoshka"))
     changes = {k: seed_interval((nested.loc[k] - plain.loc[k]).tolist()) for k in ks}
-    trained = (f"{lesson.encoder.name} trained {s.MATRYOSHKA_STEPS} steps per run on SNLI + MultiNLI dev (anchor, "
+    trained = (f"{lesson.encoder.name} trained {'/'.join(map(str, sorted(steps_run)))} steps per run on SNLI + MultiNLI dev (anchor, "
                f"entailment) pairs, batch {s.MATRYOSHKA_BATCH}, learning rate 2e-5, seeds {seeds[0]}–{seeds[-1]}: with "
                f"multiple negatives ranking (plain), and with its Matryoshka sum over k = {', '.join(map(str, ks))}")
     return MatryoshkaRun(trained, first_k_sts(lesson.pairs, ks), plain, nested, changes)
