@@ -212,3 +212,39 @@ def test_not_even_quick_mode_fitting_stops_before_anything_long_and_says_what_wo
     assert "Nothing long has started" in message and 'MODEL = "embedded"' in message and "QUICK = True" in message
     assert "§1 ≈" in message, "it names the section that takes the time"
     assert lesson_mode(lesson, True, torch.device("cpu"), forecasts, "bert-base-uncased") == "quick", "QUICK = True runs it"
+
+
+def _every_step():
+    """Every step every lesson declares, in every mode, for the embedded model and bert-base, on a CPU and a GPU."""
+    from sbert_workbook.forecast.work import EMBEDDED, Plan
+    from sbert_workbook.lessons.manifest import all_manifests
+
+    for lesson in all_manifests():
+        if lesson.work is None:
+            continue
+        for mode in ("quick", "session", "full", "full_on_cpu"):
+            for shape, embedded in ((EMBEDDED, True), (BERT_BASE, False)):
+                for device in ("cpu", "cuda"):
+                    for step in lesson.work(lesson.sizes_for(mode), Plan(mode, shape, device, embedded)):
+                        yield lesson, step
+
+
+def test_every_steps_call_is_code_in_its_notebooks_cells():
+    """A step's call is what the cell clock looks for in the cell that runs it: it must be there."""
+    from pathlib import Path
+
+    repo = Path(__file__).resolve().parents[1]
+    cells: dict[str, str] = {}
+    for lesson, step in _every_step():
+        if lesson.notebook not in cells:
+            notebook = json.loads((repo / "notebooks" / f"{lesson.notebook}.ipynb").read_text(encoding="utf-8"))
+            cells[lesson.notebook] = "\n".join("".join(c["source"]) for c in notebook["cells"] if c["cell_type"] == "code")
+        assert not step.call or step.call in cells[lesson.notebook], f"{lesson.notebook}: no cell runs {step.call!r}"
+
+
+def test_every_cpu_rate_a_lesson_names_is_in_the_calibration():
+    from sbert_workbook.forecast.reference import cpu_seconds
+
+    named = {step.per[0] for _, step in _every_step() if step.per}
+    assert named <= set(cpu_seconds()), f"not calibrated: {sorted(named - set(cpu_seconds()))}"
+

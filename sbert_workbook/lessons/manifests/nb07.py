@@ -5,7 +5,33 @@ and tools/teaching_guide.py (docs/adding-a-lesson.md).
 """
 from __future__ import annotations
 
+from sbert_workbook.forecast.reference import TOKENS_PER_SENTENCE, seven_set_sentences
+from sbert_workbook.forecast.work import encode, load, measured_cpu
 from sbert_workbook.lessons.manifest import Equation, Manifest, PaperLink, Size
+
+
+def work(sizes, plan):
+    """The set-up reads the seven sets once through MODEL; every measurement and rung then works on those vectors on the
+    CPU (the flow too); §8 diagnoses the other models of the zoo (the tiny MLM is trained for it)."""
+    s7, pairs = seven_set_sentences(sizes["PAIRS_PER_SET"]), 7 * (sizes["PAIRS_PER_SET"] or 2690)
+    resampled, width = sizes["RESAMPLES"] / 2000, plan.model.hidden / 384
+    queries = 1500 if sizes["QUERIES_PER_BUCKET"] is not None else 26535
+    shown = min(s7, sizes["UNIFORMITY_SENTENCES"])
+    return [load("setup", "begin(", plan.model),
+            encode("setup", "begin(", "the seven sets once, last layer", s7, TOKENS_PER_SENTENCE["seven sets"]),
+            measured_cpu("3", "rogue_report(", "the informativity test's bootstraps", "bootstrap pair", 2 * pairs * resampled),
+            measured_cpu("4", "frequency_report(", "word frequencies and each bucket's nearest neighbours",
+                         "07 frequency query", queries * width + sizes["WORDFREQ_WORDS"] / 20),
+            measured_cpu("5", "climb_ladder(", "the flow rung", "flow step per 384 dims", s7 / 32 * width),
+            measured_cpu("5", "climb_ladder(", "six paired bootstraps", "bootstrap pair", 6 * pairs * resampled),
+            measured_cpu("5", "climb_ladder(", "the other rungs' fits and scores", "07 ladder sentence", s7 * width),
+            measured_cpu("6", "plane_report(", "each rung's uniformity and its intervals", "07 uniformity pair",
+                         7 * shown ** 2 / 1e6 * width * resampled),
+            measured_cpu("8", "zoo_report(", "the tiny MLM trained for the zoo", "01 tiny MLM step", sizes["TINY_STEPS"]),
+            measured_cpu("8", "zoo_report(", "the other models' diagnoses", "07 zoo sentence",
+                         (2 if plan.embedded else 3) * seven_set_sentences(sizes["ZOO_PAIRS_PER_SET"])),
+            measured_cpu("rest", "", "the reports and the page", "07 rest")]
+
 
 MANIFEST = Manifest(
     notebook="07_your_model",
@@ -52,4 +78,5 @@ MANIFEST = Manifest(
                   'with its intervals', '6'),
     ),
     story_in_full_mode=True,
+    work=work,
 )

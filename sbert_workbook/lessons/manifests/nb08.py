@@ -6,7 +6,55 @@ and tools/teaching_guide.py (docs/adding-a-lesson.md).
 """
 from __future__ import annotations
 
+from sbert_workbook.forecast.reference import TOKENS_PER_EXAMPLE, TOKENS_PER_SENTENCE, seven_set_sentences
+from sbert_workbook.forecast.work import EMBEDDED, encode, load, measured_cpu, train
 from sbert_workbook.lessons.manifest import Equation, Manifest, PaperLink, Size
+
+
+def work(sizes, plan):
+    """The set-up reads the STS sample, the queries, the corpus and the calibration sentences once through MODEL; §2-§5
+    store, search and score those vectors on the CPU; §3.1 trains MODEL (full mode), §4 distils it (on the CPU), §5.1
+    reads more sentences to grow the corpus, §5.2 times MODEL at each precision, §6 trains a cross-encoder."""
+    width, pairs, resampled = plan.model.hidden / 384, 7 * (sizes["PAIRS_PER_SET"] or 2690), sizes["RESAMPLES"] / 2000
+    s7, corpus = seven_set_sentences(sizes["PAIRS_PER_SET"]), sizes["CORPUS_SIZE"]
+    read = s7 + 338 + corpus + sizes["CALIBRATION_SENTENCES"]
+    extra = max(0, max(sizes["SWEEP_SIZES"]) - corpus)
+    precisions = 3 if plan.device == "cpu" else 2
+    timed = precisions * (2 * (1 + sizes["ENCODER_REPEATS"]) * sizes["ENCODER_TIMED_SENTENCES"] + s7)
+    rerank_model = "embedded" if sizes["RERANK_START"] == "embedded" else "lesson"
+    queries = min(sizes["RERANK_QUERIES"] or 338, 338)
+    steps = [load("setup", "begin(", plan.model),
+             encode("setup", "begin(", "the STS sample, the queries, the corpus and the calibration sentences", read, 14.2),
+             measured_cpu("setup", "begin(", "one query at a time, timed", "08 timed query", sizes["TIMED_QUERIES"] * width),
+             measured_cpu("2", "quantized(", "int8 and binary storages, searched and scored", "08 storage",
+                           5 * corpus / 1000 * width * (sizes["REPEATS"] + 1)),
+             measured_cpu("2", "quantized(", "four paired bootstraps", "bootstrap pair", 4 * pairs * resampled),
+             measured_cpu("3", "fewer_dimensions(", "first k, PCA-k and whitening-k storages", "08 storage",
+                          17 * corpus / 1000 * width * (sizes["REPEATS"] + 1)),
+             measured_cpu("3", "fewer_dimensions(", "sixteen paired bootstraps", "bootstrap pair", 16 * pairs * resampled),
+             measured_cpu("4", "static_model(", "model2vec's distillation (on the CPU) and the static model's rows",
+                          "08 distillation", plan.model.parameters / EMBEDDED.parameters),
+             measured_cpu("5", "approximate_index(", "HNSW indexes over the corpus", "08 hnsw vector", 2 * corpus * width),
+             encode("5.1", "corpus_growth(", "the sentences that grow the corpus", extra, 15.4),
+             measured_cpu("5.1", "corpus_growth(", "each size searched four ways (HNSW built anew)", "08 hnsw vector",
+                          sum(sizes["SWEEP_SIZES"]) * width * (sizes["SWEEP_REPEATS"] + 1) / 3),
+             encode("5.2", "encoder_precisions(", "MODEL at each precision and sentence-transformers, timed", timed, 14.2),
+             load("5.2", "encoder_precisions(", plan.model, precisions),
+             measured_cpu("6", "reranked(", "the cross-encoder's training run", "fit call"),
+             train("6", "reranked(", "the cross-encoder on STS-B train", sizes["RERANK_STEPS"] or 360, 16,
+                   TOKENS_PER_EXAMPLE["cross pair"], model=rerank_model),
+             encode("6", "reranked(", "the reranked (query, sentence) pairs", queries * sum(sizes["RERANK_KS"]),
+                    TOKENS_PER_EXAMPLE["cross pair"] / 2, model=rerank_model),
+             measured_cpu("rest", "", "the reports and the plane", "08 rest")]
+    if sizes["MATRYOSHKA_STEPS"]:
+        runs = 2 * sizes["MATRYOSHKA_SEEDS"]
+        steps += [train("3.1", "matryoshka(", "plain and Matryoshka training, per seed", runs * sizes["MATRYOSHKA_STEPS"],
+                        sizes["MATRYOSHKA_BATCH"], TOKENS_PER_EXAMPLE["matryoshka pair"]),
+                  encode("3.1", "matryoshka(", "the seven sets after each run", runs * s7, TOKENS_PER_SENTENCE["seven sets"]),
+                  load("3.1", "matryoshka(", plan.model, runs),
+                  measured_cpu("3.1", "matryoshka(", "the runs' start and end", "fit call", runs)]
+    return steps
+
 
 MANIFEST = Manifest(
     notebook="08_what_an_embedding_costs",
@@ -89,4 +137,5 @@ MANIFEST = Manifest(
                   "proposal", "6"),
     ),
     own_session=True,
+    work=work,
 )
