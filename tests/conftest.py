@@ -34,7 +34,7 @@ def encoder():
 @pytest.fixture
 def shown(monkeypatch) -> list[object]:
     """Everything interactive_figure shows (figures or messages), in order, as well as writing it into its Output."""
-    from sbert_workbook.app import widgets
+    from sbert_workbook.teaching import widgets
     from sbert_workbook.teaching.live_output import show
 
     displayed: list[object] = []

@@ -245,7 +245,7 @@ def similarity_box(encoder):
     """A classroom cell: type sentences (one per line) and see their cosine similarities."""
     import ipywidgets
 
-    from sbert_workbook.app.widgets import interactive_figure
+    from sbert_workbook.teaching.widgets import interactive_figure
 
     def make_figure(text: str, digits: int) -> go.Figure:
         sentences = [line for line in text.splitlines() if line.strip()]
@@ -281,7 +281,7 @@ def test_widget_same_sentence_twice_and_slider_extremes(encoder, shown):
 def test_widget_error_message_is_escaped_html(shown):
     import ipywidgets
 
-    from sbert_workbook.app.widgets import interactive_figure
+    from sbert_workbook.teaching.widgets import interactive_figure
 
     def make_figure(name: str):
         raise KeyError(f"no data set called <{name}>")

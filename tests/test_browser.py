@@ -472,7 +472,7 @@ def _predict_notebook() -> dict:
     """One cell, a predict_question with known options, as the notebooks write it."""
     import nbformat
 
-    source = ("from sbert_workbook.app.predict import predict_question\n"
+    source = ("from sbert_workbook.teaching.predict import predict_question\n"
               f"predict_question('How much is two plus one?', {PREDICT_OPTIONS!r}, {PREDICT_ANSWER!r}, {PREDICT_WHY!r})")
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source)])
     notebook.metadata["kernelspec"] = {"display_name": "Python 3", "language": "python", "name": "python3"}

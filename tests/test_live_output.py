@@ -16,7 +16,7 @@ import plotly.graph_objects as go
 import plotly.io as pio
 import pytest
 
-from sbert_workbook.app.widgets import interactive_figure
+from sbert_workbook.teaching.widgets import interactive_figure
 from sbert_workbook.teaching.live_output import as_output, show
 
 PLOTLY = "application/vnd.plotly.v1+json"

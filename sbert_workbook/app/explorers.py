@@ -1,6 +1,6 @@
 """The two interactive explorers of the classroom app (``classroom/*.ipynb``).
 
-Both are built on :func:`sbert_workbook.app.widgets.interactive_figure`: controls above a plain
+Both are built on :func:`sbert_workbook.teaching.widgets.interactive_figure`: controls above a plain
 plotly figure that is redrawn when a control moves. The figure builders are plain functions
 of arrays, so tests can check their numbers; the explorers only wire them to an encoder.
 
@@ -19,7 +19,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from sbert_workbook.app.widgets import interactive_figure
+from sbert_workbook.teaching.widgets import interactive_figure
 from sbert_workbook.evaluation.projection import project
 from sbert_workbook.evaluation.similarity import all_pair_cosines, cosine_matrix, mean_cosine
 

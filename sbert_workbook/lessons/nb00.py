@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from sbert_workbook.app.predict import predict_question
+from sbert_workbook.teaching.predict import predict_question
 from sbert_workbook.evaluation.provenance import with_provenance
 from sbert_workbook.lessons.report import Report
 from sbert_workbook.lessons.setup import Lesson

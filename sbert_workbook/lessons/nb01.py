@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from sbert_workbook.app.predict import predict_question, predict_range
+from sbert_workbook.teaching.predict import predict_question, predict_range
 from sbert_workbook.evaluation.provenance import with_provenance
 from sbert_workbook.lessons.report import Report, verdict
 from sbert_workbook.lessons.setup import Lesson
@@ -207,7 +207,7 @@ def top_k_explorer(lesson: Lesson01, head, tiny: TinyMlm):
     import ipywidgets as widgets
     from IPython.display import display
 
-    from sbert_workbook.app.widgets import interactive_figure
+    from sbert_workbook.teaching.widgets import interactive_figure
     from sbert_workbook.mlm.head import top_predictions
 
     if head is not None:

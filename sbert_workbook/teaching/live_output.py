@@ -8,7 +8,7 @@ carry that snapshot, and a page that re-rendered such a bundle showed the still 
 of the live figure (no hover, no redraw it could see). Written by the kernel, the outputs never
 leave the page, and a redraw sends the figure once instead of back and forth (docs/reliability.md,
 "Figures that turned into pictures"). ipywidgets' own ``Output.append_display_data`` works this way too.
-Used by :func:`sbert_workbook.app.widgets.interactive_figure` (first met in 00_start_here's live slider) and the live
+Used by :func:`sbert_workbook.teaching.widgets.interactive_figure` (first met in 00_start_here's live slider) and the live
 training (04) and flow (05) plots.
 """
 from __future__ import annotations

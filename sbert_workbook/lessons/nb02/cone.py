@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from sbert_workbook.anisotropy import metrics, plots, word_frequency
-from sbert_workbook.app.predict import predict_range
+from sbert_workbook.teaching.predict import predict_range
 from sbert_workbook.evaluation import geometry
 from sbert_workbook.evaluation.interval_plots import interval_forest_figure
 from sbert_workbook.evaluation.provenance import with_provenance
@@ -127,7 +127,7 @@ def cloud_explorer(lesson: Lesson02):
     """§3: the 3-D view of the sentences with its controls (model, layer, pooling, projection, colour)."""
     import ipywidgets as widgets
 
-    from sbert_workbook.app.widgets import interactive_figure
+    from sbert_workbook.teaching.widgets import interactive_figure
     from sbert_workbook.evaluation.projection import PROJECTIONS
 
     colours = cloud_colours(lesson)

@@ -176,7 +176,7 @@ def sentence_frequency_explorer(lesson: Lesson02, found: dict):
     """§5: the scatter behind one row of the table: pick the view and the property."""
     import ipywidgets as widgets
 
-    from sbert_workbook.app.widgets import interactive_figure
+    from sbert_workbook.teaching.widgets import interactive_figure
 
     hover = [s if len(s) < 80 else s[:77] + "…" for s in lesson.sentences]
 

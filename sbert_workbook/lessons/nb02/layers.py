@@ -10,7 +10,7 @@ import pandas as pd
 from scipy.stats import spearmanr
 
 from sbert_workbook.anisotropy import metrics, plots
-from sbert_workbook.app.predict import predict_question
+from sbert_workbook.teaching.predict import predict_question
 from sbert_workbook.evaluation import geometry
 from sbert_workbook.evaluation.interval_plots import interval_forest_figure
 from sbert_workbook.evaluation.provenance import describe_split, with_provenance

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from sbert_workbook.app.predict import predict_question
-from sbert_workbook.app.widgets import interactive_figure
+from sbert_workbook.teaching.predict import predict_question
+from sbert_workbook.teaching.widgets import interactive_figure
 from sbert_workbook.evaluation import baselines, plots
 from sbert_workbook.evaluation.provenance import describe_split, with_provenance
 from sbert_workbook.evaluation.sts import score_pairs

@@ -47,7 +47,7 @@ def search_box(index: search.SearchIndex):
     """A query box and the top k of the index, redrawn on every change."""
     import ipywidgets as widgets
 
-    from sbert_workbook.app.widgets import interactive_figure
+    from sbert_workbook.teaching.widgets import interactive_figure
 
     return interactive_figure(
         lambda query, k: index.search(query, k).round(3),

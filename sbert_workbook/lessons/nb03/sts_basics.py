@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 from scipy.stats import pearsonr, spearmanr
 
-from sbert_workbook.app.predict import predict_question
+from sbert_workbook.teaching.predict import predict_question
 from sbert_workbook.evaluation.provenance import describe_split, with_provenance
 from sbert_workbook.lessons.nb03.lesson import NOTEBOOK, Lesson03
 from sbert_workbook.lessons.report import Report, verdict

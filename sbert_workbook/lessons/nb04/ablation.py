@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from sbert_workbook.app.predict import predict_question
+from sbert_workbook.teaching.predict import predict_question
 from sbert_workbook.evaluation import uncertainty
 from sbert_workbook.evaluation.interval_plots import interval_forest_figure
 from sbert_workbook.evaluation.provenance import describe_split, inherit_provenance, with_provenance

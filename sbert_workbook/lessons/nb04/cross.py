@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from sbert_workbook.app.predict import predict_question
+from sbert_workbook.teaching.predict import predict_question
 from sbert_workbook.data.corpora import search_corpus
 from sbert_workbook.data.loaders import load_sts
 from sbert_workbook.data.records import StsData

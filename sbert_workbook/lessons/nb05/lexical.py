@@ -9,7 +9,7 @@ from IPython.display import Markdown
 from scipy.stats import spearmanr
 
 from sbert_workbook import published
-from sbert_workbook.app.predict import predict_question
+from sbert_workbook.teaching.predict import predict_question
 from sbert_workbook.calibration import plots
 from sbert_workbook.calibration.lexical import OPPOSITE_PAIRS, PARAPHRASE_PAIRS, edit_distance, lexical_correlations
 from sbert_workbook.evaluation import uncertainty

@@ -12,7 +12,7 @@ import time
 import pandas as pd
 import torch
 
-from sbert_workbook.app.predict import predict_question
+from sbert_workbook.teaching.predict import predict_question
 from sbert_workbook.calibration import calibrators, plots
 from sbert_workbook.evaluation.provenance import with_provenance
 from sbert_workbook.evaluation.similarity import cosine_similarity

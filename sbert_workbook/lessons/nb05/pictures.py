@@ -42,7 +42,7 @@ def flow_explorer(lesson: Lesson05):
     """§10: re-fit a flow with another architecture, source or length; each run adds a curve named with its STS-B score."""
     import ipywidgets as widgets
 
-    from sbert_workbook.app.widgets import interactive_figure
+    from sbert_workbook.teaching.widgets import interactive_figure
 
     runs, stsb = {}, lesson.stsb
 

@@ -10,7 +10,7 @@ import torch
 from IPython.display import Markdown
 
 from sbert_workbook import published
-from sbert_workbook.app.predict import predict_question
+from sbert_workbook.teaching.predict import predict_question
 from sbert_workbook.evaluation.provenance import with_provenance
 from sbert_workbook.lessons.nb06.setup import CONE_LEARNING_RATE, MAX_LENGTH, TAU, Lesson06
 from sbert_workbook.lessons.report import Report

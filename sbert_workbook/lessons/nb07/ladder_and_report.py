@@ -6,7 +6,7 @@ import time
 
 import pandas as pd
 
-from sbert_workbook.app.predict import predict_question
+from sbert_workbook.teaching.predict import predict_question
 from sbert_workbook.diagnosis import plane, run
 from sbert_workbook.diagnosis.ladder import NO_FIX, Ladder
 from sbert_workbook.diagnosis.page import write_report

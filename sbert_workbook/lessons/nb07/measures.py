@@ -87,7 +87,7 @@ def model_report(lesson: Lesson07) -> Report:
 
 def predict_cone(lesson: Lesson07):
     """§2's predict question: will this model's IsoScore sit far below isotropic data of the same size?"""
-    from sbert_workbook.app.predict import predict_question
+    from sbert_workbook.teaching.predict import predict_question
 
     run.measure_cone(lesson.found, lesson.sample)
     measures = lesson.found.cone

@@ -234,7 +234,7 @@ def within_one_point(*frontiers: Frontier) -> tuple[str, str]:
 
 def predict_binary(lesson: Lesson08, run: Frontier):
     """§2's predict question: binary keeps one bit of every 32: will STS surely fall a point or more?"""
-    from sbert_workbook.app.predict import predict_question
+    from sbert_workbook.teaching.predict import predict_question
 
     options = ["Yes: surely a point or more below float32", "No sure loss of a point"]
     hurts = effect(run.intervals["binary"]) == "hurts"
