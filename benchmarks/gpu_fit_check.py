@@ -120,11 +120,11 @@ def forecast_on(device: str) -> dict:
 
     import torch
 
-    from sbert_workbook.app.bert_base_standin import write_bert_base_standin
+    from sbert_workbook.environment.bert_base_standin import write_bert_base_standin
     from sbert_workbook.forecast.lessons import lesson_forecasts, model_folders, rates_for
     from sbert_workbook.lessons.manifest import all_manifests
 
-    from sbert_workbook.app.bert_base_standin import STANDIN_MODEL_ID, STANDIN_REVISION
+    from sbert_workbook.environment.bert_base_standin import STANDIN_MODEL_ID, STANDIN_REVISION
 
     with tempfile.TemporaryDirectory(prefix="sbw-gpu-forecast-") as home:
         write_bert_base_standin(Path(home))

@@ -13,7 +13,7 @@ from sbert_workbook.encoding.pooling import POOLINGS
 from sbert_workbook.evaluation.provenance import (PROVENANCE_FIELDS, describe_model, describe_split, show_provenance_captions, table_caption,
                          with_provenance)
 from sbert_workbook.settings import quick_mode, set_seed, torch_threads
-from sbert_workbook.app.memory import NotEnoughMemoryError, check_memory
+from sbert_workbook.environment.memory import NotEnoughMemoryError, check_memory
 from sbert_workbook.training.siamese import SiameseModel
 from sbert_workbook.training.fitting import TrainingConfig, fit
 

@@ -1,7 +1,7 @@
 """Workbook-wide settings: quick mode, the one seed helper and the Hugging Face hub's offline switch.
 
 Introduced in ``00_start_here.ipynb``; every notebook's first cells call these. Models
-(``encoding``), data (``data``) and the doctor and predownload commands (``app``) all read
+(``encoding``), data (``data``) and the doctor and predownload commands (``environment``) all read
 ``HF_HUB_OFFLINE`` through :func:`hub_offline_flag`, so they agree with huggingface_hub.
 """
 from __future__ import annotations

@@ -66,13 +66,13 @@ def st_model(encoder):
 @pytest.fixture(scope="session")
 def bert_base_standin(tmp_path_factory) -> Iterator[dict[str, str]]:
     """Environment (HF_HOME, HF_HUB_OFFLINE) with a ``bert-base-uncased``-shaped stand-in in its hub cache
-    (:func:`sbert_workbook.app.bert_base_standin.write_bert_base_standin`: random weights, real size, ~420 MB, removed
+    (:func:`sbert_workbook.environment.bert_base_standin.write_bert_base_standin`: random weights, real size, ~420 MB, removed
     with the session's temporary folders). Its numbers mean nothing: it exists so that the 768-dim, 12-layer,
     MLM-head branches run offline.
     """
     import shutil
 
-    from sbert_workbook.app.bert_base_standin import write_bert_base_standin
+    from sbert_workbook.environment.bert_base_standin import write_bert_base_standin
 
     hf_home = tmp_path_factory.mktemp("hf_home_bert_base")
     yield write_bert_base_standin(hf_home)

@@ -146,7 +146,7 @@ def test_standin_runs_each_notebook_at_its_standin_sizes_with_the_standin_in_the
 
     from sbert_workbook.app.runbook import sizes_parameters
 
-    monkeypatch.setattr("sbert_workbook.app.bert_base_standin.write_bert_base_standin",
+    monkeypatch.setattr("sbert_workbook.environment.bert_base_standin.write_bert_base_standin",
                         lambda hf_home: {"HF_HOME": str(hf_home), "HF_HUB_OFFLINE": "1"})
     loaded, other = tmp_path / "loaded.ipynb", tmp_path / "other.ipynb"
     def executed(source: str, printed: str) -> str:

@@ -9,9 +9,9 @@ import pytest
 
 import sbert_workbook.data.finding as finding
 import sbert_workbook.data.hub as data_hub
-from sbert_workbook.app import doctor
+from sbert_workbook.environment import doctor
 from sbert_workbook.app.cli import main
-from sbert_workbook.app.predownload import DEFAULT_MODELS, NeedsNetworkError, hub_data_sources, predownload
+from sbert_workbook.environment.predownload import DEFAULT_MODELS, NeedsNetworkError, hub_data_sources, predownload
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -153,7 +153,7 @@ def test_the_onnx_backend_check_reports_the_version_or_how_to_install_it(monkeyp
 
 def test_doctor_says_what_the_notebooks_take_here_with_its_model(monkeypatch):
     """The time row: each notebook's quick mode predicted on this machine with the model the check names."""
-    from sbert_workbook.app.doctor import check_time
+    from sbert_workbook.environment.doctor import check_time
 
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     check = check_time("embedded")

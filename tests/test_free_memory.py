@@ -10,7 +10,7 @@ import types
 
 import pytest
 
-from sbert_workbook.app import free_memory as fm
+from sbert_workbook.environment import free_memory as fm
 
 GB, MB = 1024 ** 3, 1024 ** 2
 

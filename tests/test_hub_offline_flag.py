@@ -11,8 +11,8 @@ import sys
 import pytest
 
 from sbert_workbook import settings
-from sbert_workbook.app import doctor
-from sbert_workbook.app.predownload import NeedsNetworkError, predownload
+from sbert_workbook.environment import doctor
+from sbert_workbook.environment.predownload import NeedsNetworkError, predownload
 from sbert_workbook.encoding import resolve
 
 HUB_VARIABLES = ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE")

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from sbert_workbook.app import memory
-from sbert_workbook.app.free_memory import GB, FreeMemory
+from sbert_workbook.environment import memory
+from sbert_workbook.environment.free_memory import GB, FreeMemory
 
 ROOT = Path(__file__).resolve().parents[1]
 PEAKS = {"embedded": {"parameters_m": 22.7, "peak_mb": {"06_contrastive_simcse": 1740, "05_bert_flow": 1500}},

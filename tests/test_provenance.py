@@ -118,7 +118,7 @@ def _has_all_fields(table: pd.DataFrame) -> bool:
 
 
 def test_the_doctor_table_says_that_nothing_was_scored():
-    from sbert_workbook.app.doctor import Check, DoctorReport
+    from sbert_workbook.environment.doctor import Check, DoctorReport
 
     table = DoctorReport([Check("Python", "ok", "3.11")]).table()
     assert _has_all_fields(table) and table.attrs["provenance"]["model"].startswith("none")

@@ -170,7 +170,7 @@ def run_logged(notebook: Path, variant: str, mode: str, extra_env: dict[str, str
 
 def variant_env(variant: str) -> dict[str, str]:
     if variant == "standin":
-        from sbert_workbook.app.bert_base_standin import write_bert_base_standin
+        from sbert_workbook.environment.bert_base_standin import write_bert_base_standin
 
         return write_bert_base_standin(BUILD / "hf_home_bert_base")
     return {"HF_HUB_OFFLINE": "1"}

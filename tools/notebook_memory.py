@@ -8,14 +8,14 @@ untouched, ``SBERT_WORKBOOK_QUICK=1``, hub offline), one at a time, with
 - ``embedded``: this machine's hub cache, where ``MODEL = "auto"`` finds no bert-base-uncased and takes the embedded
   all-MiniLM-L6-v2 (as a laptop offline, and Binder);
 - ``bert-base-uncased``: a hub cache holding only the bert-base-uncased-shaped stand-in
-  (:mod:`sbert_workbook.app.bert_base_standin`: the real sizes, random weights), so ``auto`` takes it as it takes
+  (:mod:`sbert_workbook.environment.bert_base_standin`: the real sizes, random weights), so ``auto`` takes it as it takes
   bert-base-uncased online.
 
 ``--inventory`` also asks the kernel after every code cell what it holds (``INVENTORY``: the models alive, the
 tensors' and arrays' bytes, the largest names); it adds seconds per cell and is kept out of the peaks (it runs
 between a cell's reading and the next cell's). The figures go to ``docs/notebook_memory.json`` under ``--label``
 (with every cell's peak and seconds), and each notebook's peak per model to the package's
-``sbert_workbook/app/notebook_peaks.json``, which :func:`sbert_workbook.app.memory.check_memory` reads.
+``sbert_workbook/environment/notebook_peaks.json``, which :func:`sbert_workbook.environment.memory.check_memory` reads.
 A measurement script, not a test: on 2 cores the embedded runs take ~10 minutes, the stand-in's ~45.
 """
 from __future__ import annotations
@@ -119,7 +119,7 @@ def inventory(scratch, index: int):
 
 def model_env(model: str, build: Path) -> dict[str, str]:
     """The kernel's environment for ``model``: the stand-in's own hub cache, or this machine's (hub offline)."""
-    from sbert_workbook.app.bert_base_standin import write_bert_base_standin
+    from sbert_workbook.environment.bert_base_standin import write_bert_base_standin
 
     if model == "bert-base-uncased":
         return write_bert_base_standin(build / "hf_home_bert_base")
@@ -163,7 +163,7 @@ def machine() -> dict:
 
 def ship_peaks(stored: dict, label: str, path: Path) -> None:
     """Write each notebook's peak per model from run ``label`` into the package data ``check_memory`` reads."""
-    from sbert_workbook.app.memory import write_peaks
+    from sbert_workbook.environment.memory import write_peaks
 
     runs = stored["runs"][label]
     write_peaks(path, {model: {nb: figures["peak_mb"] for nb, figures in notebooks.items()}
@@ -217,7 +217,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.report is not None:
         print(report(json.loads(args.out.read_text(encoding="utf-8")), args.report or ["before", "after"]))
         return 0
-    from sbert_workbook.app.memory import PEAKS_FILE
+    from sbert_workbook.environment.memory import PEAKS_FILE
     from sbert_workbook.app.runbook import list_notebooks
 
     build = ROOT / "build" / "notebook_memory"

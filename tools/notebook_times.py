@@ -6,7 +6,7 @@ notebook carries the lines its measurements give (tests/test_timing_claims.py). 
     # On a 2-core CPU, quick mode: about 3 min and 1.2 GB with the embedded model; about 9 min and 3.1 GB with bert-base-uncased.
     # Full mode: about 13 min on a 2-core CPU with the embedded model; not yet timed on a GPU.
 
-Quick mode comes from the package's ``sbert_workbook/app/notebook_peaks.json`` (``tools/notebook_memory.py``: each
+Quick mode comes from the package's ``sbert_workbook/environment/notebook_peaks.json`` (``tools/notebook_memory.py``: each
 notebook run alone in quick mode as shipped, its kernel sampled, for the embedded model and the bert-base-uncased-shaped
 stand-in, which stands for ``MODEL = "auto"`` online); full mode from ``docs/full_mode_times.json``
 (``tools/full_mode_times.py``). A notebook whose full mode was not measured whole on a CPU says so; no full mode has
@@ -73,7 +73,7 @@ def with_time_lines(source: str, lines: list[str]) -> str:
 
 def measurements() -> tuple[dict, dict]:
     """(quick mode: ``{model: {"wall_s": {...}, "peak_mb": {...}}}``, full mode: ``{notebook: {...}}``)."""
-    from sbert_workbook.app.memory import measured_peaks
+    from sbert_workbook.environment.memory import measured_peaks
 
     quick = measured_peaks()
     full = json.loads((ROOT / "docs" / "full_mode_times.json").read_text(encoding="utf-8"))["notebooks"]

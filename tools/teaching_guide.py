@@ -408,7 +408,7 @@ LAPTOP_SIZES = ROOT / "docs" / "laptop_sizes.json"
 
 def block_laptop(all_sections, times) -> str:
     """Disk, from ``docs/laptop_sizes.json`` (``tools/laptop_sizes.py``), and each notebook's kernel peak per model, from
-    the figures the package ships (``tools/notebook_memory.py``, read by ``sbert_workbook.app.memory``)."""
+    the figures the package ships (``tools/notebook_memory.py``, read by ``sbert_workbook.environment.memory``)."""
     if not LAPTOP_SIZES.is_file():
         return "_Not measured yet: run `.venv/bin/python tools/laptop_sizes.py`._"
     sizes = json.loads(LAPTOP_SIZES.read_text(encoding="utf-8"))
@@ -435,7 +435,7 @@ def _peak_span(model: str, peaks_mb: dict) -> str:
 
 def memory_peaks() -> dict:
     """The measured peaks the package ships, ``{}`` before any were measured."""
-    return importlib.import_module("sbert_workbook.app.memory").measured_peaks()
+    return importlib.import_module("sbert_workbook.environment.memory").measured_peaks()
 
 
 def block_room(all_sections, times) -> str:

@@ -6,7 +6,7 @@ versions)::
     build/colab-venv/bin/python tools/wheel_standin_check.py 04 08
 
 Each named notebook (all when none is named) runs alone in an empty folder, with ``HF_HUB_OFFLINE=1`` and a hub cache
-holding only the stand-in (:mod:`sbert_workbook.app.bert_base_standin`: bert-base-uncased's shapes, random weights), so
+holding only the stand-in (:mod:`sbert_workbook.environment.bert_base_standin`: bert-base-uncased's shapes, random weights), so
 ``MODEL = "auto"`` takes bert-base-uncased's branch, at the suite's ``standin`` sizes. The suite runs the same branch
 from the checkout; this runs it from what Colab installs. Numbers are meaningless; a cell that fails, or a run that
 never loaded bert-base-uncased, fails the check.
@@ -33,7 +33,7 @@ def printed_text(executed: Path) -> str:
 
 def main(argv: list[str]) -> int:
     import sbert_workbook
-    from sbert_workbook.app.bert_base_standin import write_bert_base_standin
+    from sbert_workbook.environment.bert_base_standin import write_bert_base_standin
 
     if Path(sbert_workbook.__file__).resolve().is_relative_to(CHECKOUT / "sbert_workbook"):
         print(f"wheel-standin-check: this Python imports the checkout ({sbert_workbook.__file__}); run it with "

@@ -127,7 +127,7 @@ def classroom_page(root: Path, env: dict[str, str]) -> tuple[float | None, float
     """Start the classroom app from this environment (with ``env`` added), open the embedding explorer in headless
     Chromium; (seconds until its figure was drawn, or None if it never was; the GB the page's kernel then held)."""
     from sbert_workbook.app.classroom_pages import free_port, kernel_processes, open_at_once, start_classroom, stop
-    from sbert_workbook.app.kernel_memory import resident_bytes
+    from sbert_workbook.environment.resident import resident_bytes
 
     port, token, log = free_port(), secrets.token_hex(16), root / "build" / "binder" / "classroom.log"
     log.parent.mkdir(parents=True, exist_ok=True)

@@ -184,7 +184,7 @@ def run_classroom(args) -> int:
 
 
 def run_doctor(args) -> int:
-    from sbert_workbook.app.doctor import run_checks
+    from sbert_workbook.environment.doctor import run_checks
 
     report = run_checks(args.model, args.data_dir, args.device)
     if args.json:
@@ -213,7 +213,7 @@ def run_diagnose(args) -> int:
 
 
 def run_predownload(args) -> int:
-    from sbert_workbook.app.predownload import DEFAULT_MODELS, NeedsNetworkError, predownload
+    from sbert_workbook.environment.predownload import DEFAULT_MODELS, NeedsNetworkError, predownload
 
     try:
         predownload(DEFAULT_MODELS if args.models is None else args.models, args.datasets)

@@ -11,7 +11,7 @@ that the kernel imports the installed package and finds no checkout (:func:`kern
 notebook alone in an empty temporary folder, with data only where a Colab user has it: ``$SBERT_WORKBOOK_DATA``
 (here the shared data, the stand-in for the hub) and the package itself. By default each runs in quick mode as
 shipped (offline, so ``MODEL = "auto"`` is the embedded model); with ``--standin`` each runs on the branch an online
-Colab user's ``auto`` takes, bert-base-uncased, as a stand-in of its shapes (:mod:`sbert_workbook.app.bert_base_standin`)
+Colab user's ``auto`` takes, bert-base-uncased, as a stand-in of its shapes (:mod:`sbert_workbook.environment.bert_base_standin`)
 at the manifests' ``standin`` sizes, and fails when it never loaded it: ``.ci/run`` runs that, and the test suite's
 stand-in tests read those runs (``--standin-runs``). It prints a table: notebook, time, result. README, "Colab and GPU",
 explains the check; ``00_start_here.ipynb`` shows the Colab badge it stands behind.
@@ -195,7 +195,7 @@ def notebook_runs(args: argparse.Namespace, checkout: Path, env: dict[str, str],
                   raise_failures=False, timeout_s=args.cell_timeout)
     if not args.standin:
         return run_all(args.only or None, build_dir=checkout / "build" / "colab", env=env, **common)
-    from sbert_workbook.app.bert_base_standin import write_bert_base_standin
+    from sbert_workbook.environment.bert_base_standin import write_bert_base_standin
 
     with tempfile.TemporaryDirectory(prefix="sbw-standin-hub-", dir=scratch) as hf_home:  # ~420 MB, gone after the runs
         runs = run_all(args.only or None, build_dir=checkout / STANDIN_RUNS, env={**env, **write_bert_base_standin(Path(hf_home))},

@@ -5,59 +5,21 @@ size (RSS) every :data:`SAMPLE_EVERY_S` seconds and files each reading under the
 cell's peak is also the kernel's own high-water mark (``VmHWM``), read when the cell ends and reset before the next
 (``/proc/PID/clear_refs``), so a peak between two readings is not missed. ``./workbook binder-check`` fails a
 notebook whose peak passes Binder's memory (:mod:`sbert_workbook.app.binder_check`); ``tools/notebook_memory.py``
-measures every notebook with it, and :mod:`sbert_workbook.app.memory` tells a notebook's set-up what it found.
+measures every notebook with it, and :mod:`sbert_workbook.environment.memory` tells a notebook's set-up what it found.
 """
 from __future__ import annotations
 
-import re
 import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+from sbert_workbook.environment.resident import peak_resident_bytes, reset_peak, resident_bytes
+
 MB = 1024 ** 2
 #: Seconds between two readings of the kernel's resident size (the high-water mark covers what falls between them).
 SAMPLE_EVERY_S = 0.25
-
-
-def resident_bytes(pid: int) -> int:
-    """Resident memory of process ``pid`` in bytes (``VmRSS`` on Linux, psutil elsewhere); 0 once it has ended."""
-    return _status_bytes(pid, "VmRSS") if Path("/proc").is_dir() else _psutil_rss(pid)
-
-
-def peak_resident_bytes(pid: int) -> int:
-    """The most memory process ``pid`` has held resident since it started or since :func:`reset_peak` (``VmHWM``,
-    Linux); 0 where the system does not keep it."""
-    return _status_bytes(pid, "VmHWM")
-
-
-def reset_peak(pid: int) -> bool:
-    """Start ``pid``'s high-water mark again from its present size (Linux 4.0+: ``5`` into ``clear_refs``, which
-    touches nothing else); False where that cannot be done (another OS, another user's process)."""
-    try:
-        Path(f"/proc/{pid}/clear_refs").write_text("5")
-        return True
-    except OSError:
-        return False
-
-
-def _status_bytes(pid: int, key: str) -> int:
-    try:
-        status = Path(f"/proc/{pid}/status").read_text()
-    except OSError:
-        return 0
-    kilobytes = re.search(rf"^{key}:\s+(\d+) kB", status, re.M)
-    return int(kilobytes.group(1)) * 1024 if kilobytes else 0
-
-
-def _psutil_rss(pid: int) -> int:
-    try:
-        import psutil
-
-        return psutil.Process(pid).memory_info().rss
-    except Exception:  # noqa: BLE001 - no psutil, or the process has ended: nothing to read
-        return 0
 
 
 @dataclass

@@ -95,7 +95,7 @@ def _resolve_auto() -> ResolvedModel:
 def auto_model_name() -> str:
     """The name ``"auto"`` stands for here, found without loading or downloading anything: ``$SBERT_WORKBOOK_MODEL``
     where set, else ``bert-base-uncased`` when it is cached or the hub answers, else ``"embedded"`` (what a memory
-    check needs to know before the model is fetched, :func:`sbert_workbook.app.memory.check_memory`)."""
+    check needs to know before the model is fetched, :func:`sbert_workbook.environment.memory.check_memory`)."""
     pinned = os.environ.get(AUTO_MODEL_ENV_VAR, "").strip()
     if pinned and pinned != "auto":
         return pinned

@@ -73,7 +73,7 @@ def registry_report() -> Report:
 
 def predownload_report() -> Report:
     """§6: what ``python -m sbert_workbook predownload`` fetches by default."""
-    from sbert_workbook.app import predownload
+    from sbert_workbook.environment import predownload
 
     sources = ", ".join(entry.hub_id + (f" ({entry.hub_config})" if entry.hub_config else "")
                         for entry in predownload.hub_data_sources())
@@ -82,7 +82,7 @@ def predownload_report() -> Report:
 
 def embedded_model_report() -> str:
     """§6: the embedded model resolves here (it always does, offline too): the doctor's own line."""
-    from sbert_workbook.app import doctor
+    from sbert_workbook.environment import doctor
 
     check = doctor.check_model("embedded")
     return check.line() + ("\n✓ the embedded model resolves" if check.status == "ok" else f"\n✗ {check.fix}")

@@ -17,7 +17,7 @@ from typing import Any
 
 import torch
 
-from sbert_workbook.app.memory import check_memory
+from sbert_workbook.environment.memory import check_memory
 from sbert_workbook.devices import pick_device, precision_name
 from sbert_workbook.evaluation.provenance import show_provenance_captions
 from sbert_workbook.forecast.cells import CellClock, install, log_line
@@ -74,7 +74,7 @@ def begin(notebook: str, quick: bool | str = "auto", model: str = "auto", seed: 
           sizes: dict[str, Any] | None = None, announce: bool = True) -> Lesson:
     """Resolve the device, predict each mode's time here and pick the mode (:mod:`sbert_workbook.forecast.lessons`),
     say whether the lesson fits in this machine's memory (before anything is loaded:
-    :func:`sbert_workbook.app.memory.check_memory`), seed everything, turn on table captions and fix the sizes; print
+    :func:`sbert_workbook.environment.memory.check_memory`), seed everything, turn on table captions and fix the sizes; print
     them."""
     started = time.perf_counter()
     device = pick_device(device)

@@ -127,7 +127,7 @@ def every_sentence(lesson: Lesson09) -> list[str]:
 
 def model_kind(encoder) -> tuple[str, str]:
     """(the name the lesson gives ``encoder``, what kind of model it is): a stand-in is named as one."""
-    from sbert_workbook.app.bert_base_standin import STANDIN_REVISION
+    from sbert_workbook.environment.bert_base_standin import STANDIN_REVISION
 
     resolved = encoder.resolved
     if resolved.source == "embedded package":

@@ -4,7 +4,7 @@ A notebook's set-up calls :func:`check_memory` (``00_start_here.ipynb`` shows it
 for that notebook in quick mode (``notebook_peaks.json``, shipped in the package and written by
 ``tools/notebook_memory.py``) for the model ``MODEL`` stands for (the embedded all-MiniLM-L6-v2, bert-base-uncased,
 or another model scaled by its parameter count), compares it with :func:`available_gb` (a container's limit
-included, :mod:`sbert_workbook.app.free_memory`), prints one line when it fits, and otherwise raises
+included, :mod:`sbert_workbook.environment.free_memory`), prints one line when it fits, and otherwise raises
 :class:`NotEnoughMemoryError` saying what to change, before a kernel dies half-way through a lesson.
 """
 from __future__ import annotations
@@ -14,8 +14,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from sbert_workbook.app.free_memory import GB, FreeMemory, free_memory
-from sbert_workbook.app.kernel_memory import resident_bytes
+from sbert_workbook.environment.free_memory import GB, FreeMemory, free_memory
+from sbert_workbook.environment.resident import resident_bytes
 
 PEAKS_FILE = Path(__file__).with_name("notebook_peaks.json")
 EMBEDDED, BERT_BASE = "embedded", "bert-base-uncased"

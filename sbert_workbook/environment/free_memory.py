@@ -1,6 +1,6 @@
 """How much memory this process can still take: the machine's free memory, or a container's limit where it is lower.
 
-Introduced in ``00_start_here.ipynb`` through :func:`sbert_workbook.app.memory.check_memory`. A container sees the
+Introduced in ``00_start_here.ipynb`` through :func:`sbert_workbook.environment.memory.check_memory`. A container sees the
 host's memory in ``/proc/meminfo`` (Binder gives a user 1-2 GB while ``/proc/meminfo`` shows the host's hundreds), so
 on Linux the limit of the process's control group counts too: cgroup v2 ``memory.max`` less ``memory.current``, or
 cgroup v1 ``memory.limit_in_bytes`` less ``memory.usage_in_bytes``, at every level from the process's group up; page
