@@ -107,7 +107,7 @@ def reads_notebook_runs(item) -> bool:
 def runs_wanted(items) -> list[tuple[Path, str]]:
     """The (notebook, variant) runs the selected tests read: a test parametrized by notebook reads that notebook's run
     in its variant (the stand-in when its name says so, else the own-cache one); any other (the book) reads them all."""
-    from sbert_workbook.app.runbook import list_notebooks
+    from sbert_workbook.runner.notebooks import list_notebooks
 
     wanted = set()
     for item in filter(reads_notebook_runs, items):

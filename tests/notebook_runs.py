@@ -26,7 +26,7 @@ from pathlib import Path
 
 import nbformat
 
-from sbert_workbook.app.runbook import ONE_THREAD, NotebookRun, Scratch, run_notebook, sizes_parameters, with_parameters
+from sbert_workbook.runner.notebooks import ONE_THREAD, NotebookRun, Scratch, run_notebook, sizes_parameters, with_parameters
 from sbert_workbook.teaching.exercises import NOT_ATTEMPTED, SOLUTIONS_ENV_VAR, find_solution
 from sbert_workbook.teaching.story import STORY_ENV_VAR, read
 
@@ -238,7 +238,7 @@ class NotebookRuns:
     def run_in_background(self, wanted: list[tuple[Path, str]], threads: int = 2) -> None:
         """Start the runs ``wanted`` ((notebook, variant) pairs) in ``threads`` background threads, the later lessons
         first (they are the longer runs: none is left alone at the end), each kernel on one CPU thread."""
-        from sbert_workbook.app import kernel_replies
+        from sbert_workbook.runner import replies as kernel_replies
 
         wanted = [(notebook, variant) for notebook, variant in wanted if not self.reads(variant)]
         if not wanted:

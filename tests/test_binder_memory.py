@@ -11,7 +11,7 @@ import pytest
 from sbert_workbook.app import book
 from sbert_workbook.app.binder_check import BINDER_MEMORY_LIMIT_GB, start_script_env
 from sbert_workbook.app.binder_memory import NotebookMemory, over_the_limit, run_within_memory
-from sbert_workbook.app.runbook import list_notebooks
+from sbert_workbook.runner.notebooks import list_notebooks
 
 SAYS_QUICK = "print('quick mode: on (a test)')"
 ALLOCATE = "import numpy as np, time\nblock = np.ones(400 * 2 ** 20 // 8)\ntime.sleep(0.6)\ndel block"

@@ -25,7 +25,7 @@ import nbformat
 import pytest
 
 from sbert_workbook.app import book, book_assets
-from sbert_workbook.app.runbook import PLOTLY_MIME, list_notebooks
+from sbert_workbook.runner.notebooks import PLOTLY_MIME, list_notebooks
 
 NOTEBOOKS = list_notebooks()
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"

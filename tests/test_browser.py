@@ -484,7 +484,7 @@ def predict_voila(tmp_path_factory):
     """Voilà serving a folder that holds only the one-cell predict notebook."""
     import nbformat
 
-    from sbert_workbook.app.kernel_transport import kernel_options
+    from sbert_workbook.runner.transport import kernel_options
 
     _require_browser()
     root = tmp_path_factory.mktemp("predict_voila")

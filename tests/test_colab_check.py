@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from sbert_workbook.app import colab_check
-from sbert_workbook.app.runbook import NotebookRun
+from sbert_workbook.runner.notebooks import NotebookRun
 
 REPO = Path(__file__).resolve().parents[1]
 SITE = REPO / ".venv" / "lib" / "python3.x" / "site-packages"
@@ -68,7 +68,7 @@ def test_colab_check_runs_each_notebook_alone_outside_the_checkout_with_only_col
     import os
 
     runs = [_fake_run("00_start_here.ipynb"), _fake_run("03_pooling_and_sts.ipynb", "DataNotFoundError: Data set 'demo'")]
-    monkeypatch.setattr("sbert_workbook.app.runbook.run_all",
+    monkeypatch.setattr("sbert_workbook.runner.notebooks.run_all",
                         lambda *args, **kwargs: checked_without_kernels.append(kwargs) or runs)
     assert colab_check.main(["--checkout", str(REPO)]) == 1, "a failed notebook fails the check"
     (call,) = checked_without_kernels
@@ -87,7 +87,7 @@ def test_colab_check_runs_each_notebook_alone_outside_the_checkout_with_only_col
 
 def test_colab_check_stops_before_any_notebook_when_the_environment_is_not_colab_s(monkeypatch, capsys):
     monkeypatch.setattr(colab_check, "environment_problems", lambda *args: (["the kernel imports the checkout's sbert_workbook"], {}))
-    monkeypatch.setattr("sbert_workbook.app.runbook.run_all", lambda *args, **kwargs: pytest.fail("no notebook may run"))
+    monkeypatch.setattr("sbert_workbook.runner.notebooks.run_all", lambda *args, **kwargs: pytest.fail("no notebook may run"))
     assert colab_check.main(["--checkout", str(REPO)]) == 1
     assert "the kernel imports the checkout's sbert_workbook" in capsys.readouterr().err
 
@@ -144,7 +144,7 @@ def test_standin_runs_each_notebook_at_its_standin_sizes_with_the_standin_in_the
                                                                                             monkeypatch, tmp_path, capsys):
     import json
 
-    from sbert_workbook.app.runbook import sizes_parameters
+    from sbert_workbook.runner.notebooks import sizes_parameters
 
     monkeypatch.setattr("sbert_workbook.environment.bert_base_standin.write_bert_base_standin",
                         lambda hf_home: {"HF_HOME": str(hf_home), "HF_HUB_OFFLINE": "1"})
@@ -158,7 +158,7 @@ def test_standin_runs_each_notebook_at_its_standin_sizes_with_the_standin_in_the
     runs = [NotebookRun(Path("03_pooling_and_sts.ipynb"), loaded, Path("h"), 1.0),
             NotebookRun(Path("04_siamese_finetuning.ipynb"), other, Path("h"), 1.0),
             _fake_run("05_bert_flow.ipynb", "RuntimeError: boom")]
-    monkeypatch.setattr("sbert_workbook.app.runbook.run_all",
+    monkeypatch.setattr("sbert_workbook.runner.notebooks.run_all",
                         lambda *args, **kwargs: checked_without_kernels.append(kwargs) or runs)
     assert colab_check.main(["--checkout", str(REPO), "--standin"]) == 1
     (call,) = checked_without_kernels
@@ -177,7 +177,7 @@ def test_the_suite_reads_colab_check_s_standin_runs_only_when_made_from_the_note
     import nbformat
     from notebook_runs import STANDIN, NotebookRuns, reused_run_problem, suite_parameters
 
-    from sbert_workbook.app.runbook import sizes_parameters, with_parameters
+    from sbert_workbook.runner.notebooks import sizes_parameters, with_parameters
 
     notebook = REPO / "notebooks" / "01_mlm_to_similarity.ipynb"  # its stand-in sizes differ from its others
     copy = tmp_path / "executed" / notebook.name

@@ -14,7 +14,7 @@ import pytest
 import torch
 
 from notebook_runs import find_exercises, notebook_number
-from sbert_workbook.app.runbook import list_notebooks
+from sbert_workbook.runner.notebooks import list_notebooks
 from sbert_workbook.teaching.exercises import (NOT_ATTEMPTED, SOLUTIONS_ENV_VAR, call_with, check, find_solution, is_placeholder,
                                       solution, solution_or)
 

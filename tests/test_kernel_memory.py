@@ -6,8 +6,8 @@ from __future__ import annotations
 import nbformat
 import pytest
 
-from sbert_workbook.app import kernel_memory
-from sbert_workbook.app.kernel_memory import KernelMemory, cell_seconds, run_measured
+from sbert_workbook.runner import kernel_memory
+from sbert_workbook.runner.kernel_memory import KernelMemory, cell_seconds, run_measured
 
 ALLOCATE = "import numpy as np\nblock = np.ones(400 * 2 ** 20 // 8)\n"
 

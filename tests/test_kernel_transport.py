@@ -13,7 +13,8 @@ import os
 import pytest
 from traitlets.config import Config
 
-from sbert_workbook.app import colab_check, kernel_transport
+from sbert_workbook.app import colab_check
+from sbert_workbook.runner import transport as kernel_transport
 from sbert_workbook.app.room import classroom_command
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="Unix sockets exist on POSIX systems only")
@@ -76,11 +77,11 @@ def test_an_unknown_transport_is_refused_with_the_choices():
 
 def test_colab_check_runs_its_kernels_over_tcp_as_colab_does(monkeypatch, tmp_path):
     calls = []
-    from sbert_workbook.app.runbook import NotebookRun
+    from sbert_workbook.runner.notebooks import NotebookRun
 
     monkeypatch.setattr(colab_check, "environment_problems", lambda *args: ([], {
         "python": "3.12.1", "file": "site/sbert_workbook/__init__.py", "installed_from": "file:///w.whl", "data_roots": []}))
     passed = NotebookRun(tmp_path / "00_start_here.ipynb", tmp_path / "e", tmp_path / "h", 1.0)
-    monkeypatch.setattr("sbert_workbook.app.runbook.run_all", lambda *args, **kwargs: calls.append(kwargs) or [passed])
+    monkeypatch.setattr("sbert_workbook.runner.notebooks.run_all", lambda *args, **kwargs: calls.append(kwargs) or [passed])
     assert colab_check.main(["00"]) == 0
     assert calls and calls[0]["transport"] == "tcp" and calls[0]["parallel"] == 2

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from sbert_workbook.app.runbook import list_notebooks
+from sbert_workbook.runner.notebooks import list_notebooks
 from sbert_workbook.lessons.manifest import Size, all_manifests, manifest
 
 REPO = Path(__file__).resolve().parents[1]

@@ -20,7 +20,7 @@ import nbformat
 import pytest
 
 from notebook_runs import VARIANTS
-from sbert_workbook.app.runbook import list_notebooks
+from sbert_workbook.runner.notebooks import list_notebooks
 
 NOTEBOOKS = list_notebooks()
 MEANT = "shows-warning"  # a cell tag: this cell shows a warning on purpose

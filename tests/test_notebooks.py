@@ -8,7 +8,7 @@ import nbformat
 import pytest
 
 from notebook_runs import VARIANTS
-from sbert_workbook.app.runbook import PLOTLY_MIME, list_notebooks
+from sbert_workbook.runner.notebooks import PLOTLY_MIME, list_notebooks
 from sbert_workbook.evaluation.provenance import PROVENANCE_FIELDS
 
 NOTEBOOKS = list_notebooks()

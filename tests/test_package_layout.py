@@ -17,8 +17,10 @@ LAYERS = {
     "encoding": 2,
     "evaluation": 3,
     "mlm": 4, "anisotropy": 4, "training": 4, "calibration": 4,
-    "app": 5, "environment": 5, "solutions": 5, "checks": 5, "diagnosis": 5, "cost": 5,
-    "lessons": 6,
+    "environment": 5, "solutions": 5, "checks": 5, "diagnosis": 5, "cost": 5,
+    "runner": 6,
+    "app": 8,
+    "lessons": 9,
     # a lesson's manifest is data (sizes, equations, paper links; 04's reads a model size from training): it sits just
     # above what it reads, so 07's diagnosis and the command line take 07's sizes from it and write no copy of their own
     "manifests": 4,

@@ -126,7 +126,7 @@ def test_the_kernel_past_the_machines_capacity_is_refused_with_the_room_full_pag
 
     from tornado.web import HTTPError
 
-    from sbert_workbook.app.kernel_transport import kernel_settings, socket_folder_root
+    from sbert_workbook.runner.transport import kernel_settings, socket_folder_root
 
     tmp_path = tempfile.mkdtemp(prefix="sbw-room-test-", dir=socket_folder_root())  # socket paths must stay short
 

@@ -195,7 +195,7 @@ def test_the_culler_takes_only_kernels_a_visitor_has_left():
     import shutil
     import tempfile
 
-    from sbert_workbook.app.kernel_transport import kernel_settings, socket_folder_root
+    from sbert_workbook.runner.transport import kernel_settings, socket_folder_root
 
     folder = tempfile.mkdtemp(prefix="sbw-cull-test-", dir=socket_folder_root())
 

@@ -8,7 +8,7 @@ import nbformat
 import plotly.graph_objects as go
 import pytest
 
-from sbert_workbook.app.runbook import PLOTLY_MIME, run_notebook, with_plotly_as_html
+from sbert_workbook.runner.notebooks import PLOTLY_MIME, run_notebook, with_plotly_as_html
 
 
 def _figure_output(y):
@@ -50,7 +50,7 @@ def test_run_notebook_runs_quick_and_writes_html_with_the_figure(tmp_path, monke
 
 
 def test_run_all_two_at_a_time_returns_the_runs_in_lesson_order_on_one_thread_each(tmp_path):
-    from sbert_workbook.app.runbook import run_all
+    from sbert_workbook.runner.notebooks import run_all
 
     folder = tmp_path / "notebooks"
     folder.mkdir()
@@ -66,7 +66,7 @@ def test_run_all_two_at_a_time_returns_the_runs_in_lesson_order_on_one_thread_ea
 
 def test_a_notebook_run_alone_sees_only_itself_in_a_folder_of_its_own_and_failures_come_back(tmp_path):
     """``alone_in``, as colab-check runs a notebook the way Colab does (alone in /content), and ``raise_failures``."""
-    from sbert_workbook.app.runbook import run_all
+    from sbert_workbook.runner.notebooks import run_all
 
     folder, scratch = tmp_path / "notebooks", tmp_path / "scratch"
     folder.mkdir(), scratch.mkdir()
@@ -87,7 +87,7 @@ def test_a_notebook_run_alone_sees_only_itself_in_a_folder_of_its_own_and_failur
 
 
 def test_parameters_are_injected_after_the_parameters_cell_and_win():
-    from sbert_workbook.app.runbook import with_parameters
+    from sbert_workbook.runner.notebooks import with_parameters
 
     nb = nbformat.v4.new_notebook()
     nb.cells = [nbformat.v4.new_code_cell("import os"),
@@ -123,7 +123,7 @@ class _SocketThatMissesItsWakeUp:
 def test_a_reply_whose_wake_up_was_lost_is_taken_at_the_next_slice_not_at_the_timeout():
     import asyncio
 
-    from sbert_workbook.app.kernel_replies import waiting_in_slices
+    from sbert_workbook.runner.replies import waiting_in_slices
 
     channel = _SocketThatMissesItsWakeUp(empty_waits=3)
     assert asyncio.run(waiting_in_slices(channel.get_msg, 0.01)(timeout=900)) == {"msg_type": "execute_reply"}
@@ -136,7 +136,7 @@ def test_waiting_in_slices_keeps_the_overall_timeout():
     import time
     from queue import Empty
 
-    from sbert_workbook.app.kernel_replies import waiting_in_slices
+    from sbert_workbook.runner.replies import waiting_in_slices
 
     channel = _SocketThatMissesItsWakeUp(empty_waits=10**9, wait_for_real=True)
     started = time.monotonic()
@@ -148,7 +148,7 @@ def test_waiting_in_slices_keeps_the_overall_timeout():
 def test_install_cuts_every_async_kernel_channel_wait_into_slices_once():
     from jupyter_client.channels import AsyncZMQSocketChannel
 
-    from sbert_workbook.app import kernel_replies
+    from sbert_workbook.runner import replies as kernel_replies
 
     kernel_replies.install()
     patched = AsyncZMQSocketChannel.get_msg
@@ -187,7 +187,7 @@ def test_a_rescue_is_a_message_taken_by_a_look_at_a_slice_edge_not_by_a_wake_up(
     import asyncio
     from types import SimpleNamespace
 
-    from sbert_workbook.app import kernel_replies
+    from sbert_workbook.runner import replies as kernel_replies
 
     clock = SimpleNamespace(now=0.0)
     monkeypatch.setattr(kernel_replies, "time", SimpleNamespace(monotonic=lambda: clock.now))
@@ -212,7 +212,7 @@ def _fake_jupyter_client_channels(monkeypatch):
 
 @pytest.mark.parametrize("value, slices", [(None, True), ("1", True), ("0", False), ("off", False), (" False ", False)])
 def test_sbert_workbook_reply_slices_0_leaves_the_kernel_channels_as_they_are(monkeypatch, value, slices):
-    from sbert_workbook.app import kernel_replies
+    from sbert_workbook.runner import replies as kernel_replies
 
     channel_class = _fake_jupyter_client_channels(monkeypatch)
     original = channel_class.get_msg
@@ -230,7 +230,7 @@ def test_the_async_channel_is_found_in_jupyter_client_7_and_8():
     beside a blocking ZMQSocketChannel (shapes copied from both releases' channels.py)."""
     from types import SimpleNamespace
 
-    from sbert_workbook.app.kernel_replies import async_channel_class
+    from sbert_workbook.runner.replies import async_channel_class
 
     class Blocking:
         def get_msg(self, timeout=None): ...

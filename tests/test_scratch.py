@@ -27,7 +27,7 @@ def test_a_scratch_folder_is_removed_with_its_contents_when_python_exits():
 
 
 def test_a_notebook_kernel_removes_its_scratch_folder_when_it_shuts_down(tmp_path):
-    from sbert_workbook.app.runbook import run_notebook
+    from sbert_workbook.runner.notebooks import run_notebook
 
     nb = nbformat.v4.new_notebook()
     nb.cells = [nbformat.v4.new_code_cell(MAKE_AND_FILL + "\nassert folder.is_dir()")]

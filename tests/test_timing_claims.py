@@ -14,7 +14,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from sbert_workbook.app.runbook import list_notebooks
+from sbert_workbook.runner.notebooks import list_notebooks
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))

@@ -7,7 +7,7 @@ import nbformat
 import pytest
 
 from sbert_workbook.teaching.predict import FEEDBACK_CLASS, OPTIONS_CLASS, PREDICT_CLASS, WAITING, predict_question, predict_range, range_holding
-from sbert_workbook.app.runbook import list_notebooks
+from sbert_workbook.runner.notebooks import list_notebooks
 
 OPTIONS = ["close to 0", "around 0.3", "above 0.6"]
 

@@ -81,7 +81,7 @@ def measure(pages: int, apps: tuple[str, ...], room: int, voila_args: tuple[str,
         peak = sampler.stop()
         pages_.stop(server)
     text = log.read_text(errors="replace")
-    from sbert_workbook.app.kernel_transport import default_transport
+    from sbert_workbook.runner.transport import default_transport
 
     row = {"label": label, "pages": pages, "apps": list(apps), "room": room, "voila_args": list(voila_args),
            "arrive": arrive, **log_counts(text),

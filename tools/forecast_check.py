@@ -138,7 +138,7 @@ def executed_sections(executed: Path) -> tuple[dict[str, float], float]:
     """({section number or 'setup': seconds of its code cells}, every code cell's seconds) of an executed notebook."""
     import nbformat
 
-    from sbert_workbook.app.runbook import cell_timing
+    from sbert_workbook.runner.notebooks import cell_timing
 
     nb = nbformat.read(executed, as_version=4)
     seconds = {index: end - start for index, start, end in cell_timing(nb)}
@@ -155,7 +155,7 @@ def executed_sections(executed: Path) -> tuple[dict[str, float], float]:
 
 def run_logged(notebook: Path, variant: str, mode: str, extra_env: dict[str, str]) -> tuple[list[dict], Path, float]:
     """Run ``notebook`` with the forecast log on; (the log's records, the executed copy, the run's wall seconds)."""
-    from sbert_workbook.app.runbook import run_notebook
+    from sbert_workbook.runner.notebooks import run_notebook
     from sbert_workbook.lessons.manifest import manifest
 
     log = Path(tempfile.mkstemp(prefix="sbw-forecast-", suffix=".jsonl")[1])
@@ -177,7 +177,7 @@ def variant_env(variant: str) -> dict[str, str]:
 
 
 def notebooks(only: list[str] | None) -> list[Path]:
-    from sbert_workbook.app.runbook import list_notebooks
+    from sbert_workbook.runner.notebooks import list_notebooks
 
     return [nb for nb in list_notebooks() if not only or nb.name[:2] in only]
 

@@ -1,7 +1,7 @@
 """Measure how long each ``##`` section of a notebook runs in FULL mode, for the README's timing table.
 
 Use: ``python tools/full_mode_times.py 03 05 [--until 04:2] [--cell-timeout 900] [--out docs/full_mode_times.json]``.
-Each notebook runs once through :func:`sbert_workbook.app.runbook.run_notebook` with ``quick=False``
+Each notebook runs once through :func:`sbert_workbook.runner.notebooks.run_notebook` with ``quick=False``
 (executed copies under ``build/full_mode_times/``), and the code cells' seconds are summed per ``##``
 section exactly as ``tools/section_times.py`` does for quick mode. ``--until NN:K`` stops notebook NN
 before its section K (e.g. ``04:2`` runs 04's set-up and §0-§1 only: its §5 is a full NLI epoch, hours on a
@@ -39,7 +39,7 @@ def measure_one(notebook: Path, until: str | None, cell_timeout: int) -> dict:
     """Run ``notebook`` in full mode (cut before section ``until`` if given) and return its record."""
     import nbformat
 
-    from sbert_workbook.app.runbook import run_notebook
+    from sbert_workbook.runner.notebooks import run_notebook
 
     build = ROOT / "build" / "full_mode_times"
     source = notebook
@@ -72,7 +72,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     args = parser.parse_args(argv)
 
-    from sbert_workbook.app.runbook import list_notebooks
+    from sbert_workbook.runner.notebooks import list_notebooks
     from sbert_workbook.encoding.resolve import resolve_model
 
     until = dict(item.split(":", 1) for item in args.until)

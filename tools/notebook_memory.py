@@ -3,7 +3,7 @@
 Use: ``.venv/bin/python tools/notebook_memory.py --label before [--models embedded bert-base-uncased] [--only 05 06]
 [--inventory]``, from the environment ``./workbook lab`` made. Each notebook runs as committed (its parameters cell
 untouched, ``SBERT_WORKBOOK_QUICK=1``, hub offline), one at a time, with
-:class:`sbert_workbook.app.kernel_memory.KernelMemory` filing the kernel's resident memory under the cell running:
+:class:`sbert_workbook.runner.kernel_memory.KernelMemory` filing the kernel's resident memory under the cell running:
 
 - ``embedded``: this machine's hub cache, where ``MODEL = "auto"`` finds no bert-base-uncased and takes the embedded
   all-MiniLM-L6-v2 (as a laptop offline, and Binder);
@@ -129,7 +129,7 @@ def model_env(model: str, build: Path) -> dict[str, str]:
 def measure(notebook: Path, model: str, build: Path, with_inventory: bool, kernel_env: dict[str, str]) -> tuple[dict, dict]:
     """One notebook with one model: (its peak, the cell that held it, wall and cell seconds, every cell's figures;
     the kernel's holdings after each code cell, when ``with_inventory``)."""
-    from sbert_workbook.app.kernel_memory import run_measured
+    from sbert_workbook.runner.kernel_memory import run_measured
 
     env = {**model_env(model, build), "TOKENIZERS_PARALLELISM": "false", **kernel_env}
     memory, wall = run_measured(notebook, build / model, env=env, inspect=inventory if with_inventory else None)
@@ -218,7 +218,7 @@ def main(argv: list[str] | None = None) -> int:
         print(report(json.loads(args.out.read_text(encoding="utf-8")), args.report or ["before", "after"]))
         return 0
     from sbert_workbook.environment.memory import PEAKS_FILE
-    from sbert_workbook.app.runbook import list_notebooks
+    from sbert_workbook.runner.notebooks import list_notebooks
 
     build = ROOT / "build" / "notebook_memory"
     stored = json.loads(args.out.read_text(encoding="utf-8")) if args.out.is_file() else {}

@@ -1,7 +1,7 @@
 """Measure how long each ``##`` section of every notebook runs in quick mode, for TEACHING.md's 90-minute path.
 
 Use: ``python tools/section_times.py [--only 03] [--out docs/section_times.json]``. Each notebook runs once
-through :func:`sbert_workbook.app.runbook.run_notebook` (executed copies under ``build/section_times/``);
+through :func:`sbert_workbook.runner.notebooks.run_notebook` (executed copies under ``build/section_times/``);
 nbclient records each cell's start and end in its metadata, and the code cells' seconds are summed per
 ``##`` heading that precedes them. The JSON also says when, on how many cores, under which load and with
 which model it was measured; ``tools/teaching_guide.py`` turns it into TEACHING.md's tables.
@@ -68,7 +68,7 @@ def measure(only: list[str] | None = None) -> dict:
     """Run the notebooks in quick mode once and return the JSON record (see the module docstring)."""
     import nbformat
 
-    from sbert_workbook.app.runbook import list_notebooks, run_notebook
+    from sbert_workbook.runner.notebooks import list_notebooks, run_notebook
     from sbert_workbook.encoding.resolve import resolve_model
 
     load_before = os.getloadavg()

@@ -8,18 +8,18 @@ microsoft/vscode-jupyter#17228). Seen from outside, one run takes many times as 
     python tools/stall_check.py classroom [--loads 20] [--app embedding_explorer --app pair_explorer]
 
 ``notebooks`` runs a notebook (00 in quick mode by default) ``--runs`` times in a row with the
-project's runner (:func:`sbert_workbook.app.runbook.run_notebook`), each with a fresh kernel; a
+project's runner (:func:`sbert_workbook.runner.notebooks.run_notebook`), each with a fresh kernel; a
 cell that waits longer than ``--cell-timeout`` seconds counts as stalled (the run is cut there
 instead of waiting the suite's 900 s). ``classroom`` starts the Voilà app exactly as
 ``./workbook classroom --quick --model embedded`` does and loads each app ``--loads`` times in
 headless Chromium, one page at a time, each timed from navigation to its first drawn figure.
 
 ``--without-slices`` sets ``SBERT_WORKBOOK_REPLY_SLICES=0``, so this process (and the Voilà server it starts)
-waits for kernel replies as plain nbclient does, without :mod:`sbert_workbook.app.kernel_replies`' 1-s slices.
+waits for kernel replies as plain nbclient does, without :mod:`sbert_workbook.runner.replies`' 1-s slices.
 With the slices on, ``notebooks`` also counts per run the replies the slices rescued
-(:data:`sbert_workbook.app.kernel_replies.counts`; the runner runs in this process). A run also counts as
+(:data:`sbert_workbook.runner.replies.counts`; the runner runs in this process). A run also counts as
 stalled when it finished but one cell's reply came only when the cell's timeout ran out (the client waited
-on an idle kernel, :func:`sbert_workbook.app.runbook.cell_timing`), which is how plain nbclient gets a lost reply.
+on an idle kernel, :func:`sbert_workbook.runner.notebooks.cell_timing`), which is how plain nbclient gets a lost reply.
 
 Both print every run's seconds, the median, the slowest and how many runs took over 3 × the
 median, with the versions of the kernel stack, and append the summary to
@@ -60,7 +60,7 @@ def stack_versions() -> dict[str, str]:
 def summary(kind: str, target: str, seconds: list[float | None], label: str, details: list[dict] | None = None) -> dict:
     """Median, slowest and the runs over 3 × the median; a stalled run (None, or ``waited_out_timeout`` in its
     ``details``) counts as slow and as stalled. ``details`` (notebooks only): one dict a run, rescues included."""
-    from sbert_workbook.app import kernel_replies
+    from sbert_workbook.runner import replies as kernel_replies
 
     finished = [s for s in seconds if s is not None]
     median = statistics.median(finished) if finished else float("nan")
@@ -92,7 +92,7 @@ def report(result: dict) -> None:
 
 # ----------------------------------------------------------------------------- headless notebook runs
 def find_notebook(name: str) -> Path:
-    from sbert_workbook.app.runbook import list_notebooks
+    from sbert_workbook.runner.notebooks import list_notebooks
 
     matches = [path for path in list_notebooks() if path.name.startswith(name) or name in path.stem]
     if len(matches) != 1:
@@ -103,8 +103,8 @@ def find_notebook(name: str) -> Path:
 def time_notebook_runs(notebook: Path, runs: int, cell_timeout: int) -> tuple[list[float | None], list[dict]]:
     """Seconds of each consecutive quick-mode run (None where a cell raised past ``cell_timeout``), and per run
     the replies the slices rescued and the longest wait on an idle kernel (:func:`run_details`)."""
-    from sbert_workbook.app import kernel_replies
-    from sbert_workbook.app.runbook import run_notebook
+    from sbert_workbook.runner import replies as kernel_replies
+    from sbert_workbook.runner.notebooks import run_notebook
 
     build = ROOT / "build" / "stall_check"
     seconds: list[float | None] = []
@@ -145,7 +145,7 @@ def run_details(executed: Path, cell_timeout: int, counts: dict[str, int]) -> di
     came only when its timeout ran out, and cells whose reply came but not their 'idle' (nbclient gave up on output)."""
     import nbformat
 
-    from sbert_workbook.app.runbook import cell_timing
+    from sbert_workbook.runner.notebooks import cell_timing
 
     nb = nbformat.read(executed, 4)
     timings = cell_timing(nb)
@@ -166,7 +166,7 @@ def slowest_cell(executed: Path, seconds: list[float | None]) -> str:
 
     import nbformat
 
-    from sbert_workbook.app.runbook import cell_timing
+    from sbert_workbook.runner.notebooks import cell_timing
 
     kept = executed.with_name(f"slow_run_{len(seconds)}_{executed.name}")
     shutil.copy(executed, kept)
@@ -212,13 +212,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--load-timeout", type=int, default=300, help="classroom: seconds before a load counts as stalled")
     parser.add_argument("--cull-after", type=int, default=10, help="classroom: seconds before a closed page's kernel goes")
     parser.add_argument("--without-slices", action="store_true",
-                        help="wait as plain nbclient does: sets SBERT_WORKBOOK_REPLY_SLICES=0 (sbert_workbook.app.kernel_replies)")
+                        help="wait as plain nbclient does: sets SBERT_WORKBOOK_REPLY_SLICES=0 (sbert_workbook.runner.replies)")
     parser.add_argument("--label", default="", help="what this measurement is (e.g. 'before: ipykernel 7.4.0')")
     args = parser.parse_args(argv)
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
     if args.without_slices:
-        from sbert_workbook.app.kernel_replies import SLICES_ENV
+        from sbert_workbook.runner.replies import SLICES_ENV
 
         os.environ[SLICES_ENV] = "0"
     if args.kind == "notebooks":

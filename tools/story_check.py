@@ -35,7 +35,7 @@ def full_mode_parameters() -> dict[str, dict]:
 
 def verdicts_of(notebook: Path, quick: bool, parameters: dict) -> dict[str, str]:
     """Run ``notebook`` once and return the verdicts it recorded: ``{claim: verdict}``."""
-    from sbert_workbook.app.runbook import run_notebook
+    from sbert_workbook.runner.notebooks import run_notebook
     from sbert_workbook.teaching.story import STORY_ENV_VAR, read
 
     with tempfile.TemporaryDirectory(prefix="sbw-story-") as folder:
@@ -56,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     args = parser.parse_args(argv)
     sys.path.insert(0, str(ROOT))
-    from sbert_workbook.app.runbook import list_notebooks
+    from sbert_workbook.runner.notebooks import list_notebooks
     from sbert_workbook.encoding.resolve import resolve_model
     from sbert_workbook.teaching.story import disagreements, read
 

@@ -8,7 +8,7 @@ environment every kernel starts with (``SBERT_WORKBOOK_MODEL=embedded``). ``./wo
 ``build/binder-venv`` with that Python, runs the same pip command there (the ``workbook`` script says what differs on
 a machine that reaches only PyPI), then runs this module in it: it checks the Python, the pins and the CPU build of
 torch; runs every notebook in quick mode as shipped with ``binder/start``'s environment, each kernel's memory
-sampled (:mod:`sbert_workbook.app.kernel_memory`), and fails when one peaks above :data:`BINDER_MEMORY_LIMIT_GB`;
+sampled (:mod:`sbert_workbook.runner.kernel_memory`), and fails when one peaks above :data:`BINDER_MEMORY_LIMIT_GB`;
 then opens ``classroom/embedding_explorer.ipynb`` in the classroom app in headless Chromium until its figure is
 drawn (:mod:`sbert_workbook.app.classroom_pages`, shared with the browser tests). The runs' executed copies and
 verdicts are kept where ``./workbook book --executed build/binder/book-executed`` makes the book from them instead of

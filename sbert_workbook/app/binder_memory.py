@@ -1,7 +1,7 @@
 """Every notebook (00-06) in quick mode as shipped, each kernel's peak memory held against a limit (binder-check's).
 
 :func:`run_within_memory` runs the notebooks two at a time (each kernel on one CPU thread, later lessons first, as
-``./workbook book`` does) with :class:`~sbert_workbook.app.kernel_memory.KernelMemory` sampling each kernel, and
+``./workbook book`` does) with :class:`~sbert_workbook.runner.kernel_memory.KernelMemory` sampling each kernel, and
 keeps what the book is made of: the executed copies in ``build/binder/book-executed/executed/`` and the verdicts the
 runs recorded (:mod:`sbert_workbook.teaching.story`) beside them, so ``./workbook book --executed build/binder/book-executed``
 needs no second run. :func:`over_the_limit` says which notebook failed or went past the limit, at which cell.
@@ -14,8 +14,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from sbert_workbook.app.book import RUNS_FOLDER, VERDICTS_FILE
-from sbert_workbook.app.kernel_memory import KernelMemory
-from sbert_workbook.app.runbook import ONE_THREAD, list_notebooks, run_notebook
+from sbert_workbook.runner.kernel_memory import KernelMemory
+from sbert_workbook.runner.notebooks import ONE_THREAD, list_notebooks, run_notebook
 
 
 @dataclass

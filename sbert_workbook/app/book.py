@@ -1,7 +1,7 @@
 """``./workbook book``: the edition to read before running, as static pages in ``build/book/``.
 
 Every notebook is executed in quick mode as shipped (the student's mode on a CPU) on the embedded model
-(:func:`sbert_workbook.app.runbook.run_notebook` stores the widgets' state as it runs) and exported with nbconvert
+(:func:`sbert_workbook.runner.notebooks.run_notebook` stores the widgets' state as it runs) and exported with nbconvert
 to one HTML page: plotly figures stay interactive (zoom, hover), each control shows the value it had when the figure
 below it was drawn, equations are typeset, and everything a page loads sits in ``assets/``
 (:mod:`sbert_workbook.app.book_assets`), so the book opens from a disk or a static web server with no network.
@@ -19,7 +19,7 @@ from pathlib import Path
 
 from sbert_workbook.app.book_assets import PLOTLY_JS, write_assets
 from sbert_workbook.app.handouts import PURPOSE_KEY, purpose_of, title_of, write_handouts  # noqa: F401 - the book's too
-from sbert_workbook.app.runbook import PLOTLY_MIME, list_notebooks, notebooks_folder, run_all, with_plotly_as_html
+from sbert_workbook.runner.notebooks import PLOTLY_MIME, list_notebooks, notebooks_folder, run_all, with_plotly_as_html
 
 ASSETS = "assets"
 BOOK_TITLE = "sbert-workbook: sentence embeddings, from raw BERT to Sentence-BERT and BERT-flow"

@@ -126,14 +126,14 @@ def run_eval(args) -> int:
 
 
 def run_notebooks(args) -> int:
-    from sbert_workbook.app.runbook import run_all
+    from sbert_workbook.runner.notebooks import run_all
 
     run_all(args.only or None, quick=not args.full)
     return 0
 
 
 def run_solutions(args) -> int:
-    from sbert_workbook.app.runbook import run_all_solved
+    from sbert_workbook.runner.notebooks import run_all_solved
 
     run_all_solved(args.only or None, quick=not args.full)
     return 0

@@ -116,7 +116,7 @@ def kernel_view(env: dict[str, str], transport: str | None = COLAB_TRANSPORT, fo
     """What a kernel started in an empty temporary folder (under ``folder``) imports and finds: :data:`KERNEL_PROBE`'s answer."""
     import nbformat
 
-    from sbert_workbook.app.runbook import execute
+    from sbert_workbook.runner.notebooks import execute
 
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(KERNEL_PROBE)])
     with tempfile.TemporaryDirectory(prefix="sbw-colab-probe-", dir=folder) as empty:
@@ -171,7 +171,7 @@ def environment_problems(pins: dict[str, str], checkout: Path, env: dict[str, st
 
 
 def table(runs) -> str:
-    """notebook | time | result, one line per run (:class:`~sbert_workbook.app.runbook.NotebookRun`)."""
+    """notebook | time | result, one line per run (:class:`~sbert_workbook.runner.notebooks.NotebookRun`)."""
     width = max([len("notebook"), *(len(run.notebook.name) for run in runs)])
     lines = [f"{'notebook':<{width}}  {'time':>7}  result"]
     for run in runs:
@@ -189,7 +189,7 @@ def notebook_runs(args: argparse.Namespace, checkout: Path, env: dict[str, str],
     """Each notebook run alone in an empty folder under ``scratch``, two at a time: in quick mode as shipped, or with
     ``args.standin`` on the bert-base-uncased stand-in at the manifests' ``standin`` sizes (a run that never loaded
     it counts as failed)."""
-    from sbert_workbook.app.runbook import run_all, sizes_parameters
+    from sbert_workbook.runner.notebooks import run_all, sizes_parameters
 
     common = dict(parallel=2, folder=checkout / "notebooks", transport=COLAB_TRANSPORT, alone_in=scratch,  # see run_all
                   raise_failures=False, timeout_s=args.cell_timeout)

@@ -2,7 +2,7 @@
 
 :func:`check_release` makes a virtual environment, installs the release's wheel into it with pip (not editable), and
 from an empty folder runs 00 and an exercise notebook of the release in that environment's kernel, each notebook alone
-in a folder of its own (:func:`sbert_workbook.app.runbook.run_notebook`). After the last cell it asks the kernel
+in a folder of its own (:func:`sbert_workbook.runner.notebooks.run_notebook`). After the last cell it asks the kernel
 whether any solution can be imported: the package must be the installed wheel, ``sbert_workbook.solutions`` must not
 be found, and asking for an exercise's solution must say that this copy has none. Every check cell must have printed
 "not attempted" (the exercises ship unsolved).
@@ -78,7 +78,7 @@ def run_in_this_environment(work: Path, notebooks: list[Path]) -> list[dict]:
 
     import nbformat
 
-    from sbert_workbook.app.runbook import failure, run_notebook
+    from sbert_workbook.runner.notebooks import failure, run_notebook
     from sbert_workbook.lessons.manifest import manifest
     from sbert_workbook.teaching.exercises import NOT_ATTEMPTED
 

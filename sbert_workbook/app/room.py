@@ -1,6 +1,6 @@
 """The classroom app's server: Voilà serving ``classroom/`` to a room (``./workbook classroom``).
 
-Each visitor gets a kernel of their own, talking over sockets of its own (:mod:`sbert_workbook.app.kernel_transport`)
+Each visitor gets a kernel of their own, talking over sockets of its own (:mod:`sbert_workbook.runner.transport`)
 and working on one CPU thread (the room shares the cores). A kernel whose page has closed goes once it has been
 idle a while (:func:`kernel_culling_options`). For a room that arrives at once, ``--room N`` starts N kernels of
 one explorer before anyone comes, each with the notebook already run (Voilà's preheated kernels), so the pages
@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 from sbert_workbook.app.classroom import CLASSROOM_MODEL_ENV_VAR, QUIET_LIBRARY_ENV
-from sbert_workbook.app.kernel_transport import kernel_options
+from sbert_workbook.runner.transport import kernel_options
 
 #: Free memory one visitor's kernel needs with the embedded model once its explorer has drawn: 30 kernels (with their
 #: 30 browser pages on the same machine) took 16.6-17.0 GB more than before they started (docs/classroom_load.md),
@@ -52,7 +52,7 @@ def classroom_command(port: int = 8866, ip: str = "127.0.0.1", token: str = "", 
     are never culled), so a room reloading all lesson long does not fill memory. ``room``: kernels of
     ``room_app`` started and run before anyone comes (:func:`preheat_options`). ``max_kernels``: the most kernels
     at once (None: what this machine's free memory holds, :func:`room_capacity`). ``transport``: the kernels'
-    (:func:`sbert_workbook.app.kernel_transport.kernel_settings`).
+    (:func:`sbert_workbook.runner.transport.kernel_settings`).
     """
     from sbert_workbook.data.finding import repo_root
     from sbert_workbook.settings import QUICK_ENV_VAR

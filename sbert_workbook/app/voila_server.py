@@ -2,7 +2,7 @@
 preheated kernels kept for their visitors (issue 54).
 
 Voilà executes each visitor's notebook on the server with nbclient, which can miss the wake-up for a reply
-the kernel has already sent (:mod:`sbert_workbook.app.kernel_replies`); the room then sees "Executing 6 of 8"
+the kernel has already sent (:mod:`sbert_workbook.runner.replies`); the room then sees "Executing 6 of 8"
 forever. ``python -m sbert_workbook.app.voila_server ARGS`` installs the fix in the server process and runs
 ``voila ARGS``, with :mod:`sbert_workbook.app.room_pool` in front of Voilà's preheating kernel manager and error
 pages that render (:func:`install_error_pages`); :func:`sbert_workbook.app.room.classroom_command` starts it
@@ -62,7 +62,7 @@ def main(argv: list[str] | None = None) -> None:
     import voila.app
     from voila.app import main as voila_main
 
-    from sbert_workbook.app import kernel_replies
+    from sbert_workbook.runner import replies as kernel_replies
     from sbert_workbook.app.room_pool import room_pool_factory
 
     kernel_replies.install()

@@ -3,7 +3,7 @@
 The one reading of ``/proc/PID/status`` (psutil where there is no ``/proc``) behind three measurements: a notebook's
 set-up says what the kernel already holds before it loads a model (:mod:`sbert_workbook.environment.memory`,
 ``00_start_here.ipynb``), the runner samples a kernel's memory per cell
-(:mod:`sbert_workbook.app.kernel_memory`), and binder-check watches the classroom server's processes.
+(:mod:`sbert_workbook.runner.kernel_memory`), and binder-check watches the classroom server's processes.
 """
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """A notebook kernel's resident memory while it runs (each of 00-06): its peak, and which cell held it.
 
-Used as :func:`~sbert_workbook.app.runbook.run_notebook`'s ``after_cell`` hook: a thread reads the kernel's resident
+Used as :func:`~sbert_workbook.runner.notebooks.run_notebook`'s ``after_cell`` hook: a thread reads the kernel's resident
 size (RSS) every :data:`SAMPLE_EVERY_S` seconds and files each reading under the cell running then; on Linux each
 cell's peak is also the kernel's own high-water mark (``VmHWM``), read when the cell ends and reset before the next
 (``/proc/PID/clear_refs``), so a peak between two readings is not missed. ``./workbook binder-check`` fails a
@@ -36,7 +36,7 @@ class CellMemory:
 
 @dataclass
 class KernelMemory:
-    """Samples a notebook kernel's memory during :func:`~sbert_workbook.app.runbook.run_notebook`; pass
+    """Samples a notebook kernel's memory during :func:`~sbert_workbook.runner.notebooks.run_notebook`; pass
     :meth:`after_cell` as its ``after_cell`` and use the object as a context manager around the run.
 
     ``inspect(scratch, index)``, if given, runs after each cell, between reading its peak and resetting the mark
@@ -110,8 +110,8 @@ def cell_seconds(cell) -> float:
 def run_measured(notebook: Path, build_dir: Path, env: dict[str, str] | None = None,
                  inspect: Callable[[Any, int], Any] | None = None, timeout_s: int = 1800) -> tuple[KernelMemory, float]:
     """Run ``notebook`` in quick mode as shipped (no parameters changed) with its kernel's memory sampled; (the
-    samples, wall seconds). A failed cell raises, as in :func:`~sbert_workbook.app.runbook.run_notebook`."""
-    from sbert_workbook.app.runbook import run_notebook
+    samples, wall seconds). A failed cell raises, as in :func:`~sbert_workbook.runner.notebooks.run_notebook`."""
+    from sbert_workbook.runner.notebooks import run_notebook
 
     started = time.perf_counter()
     with KernelMemory(inspect) as memory:

@@ -56,7 +56,7 @@ def run_notebook(notebook: Path, build_dir: Path | None = None, timeout_s: int =
     ``parameters`` overrides values of the cell tagged ``parameters`` (see :func:`with_parameters`);
     ``after_cell(scratch, index, cell)`` is called after each cell, in the same kernel: ``scratch.run(code)``
     runs more code there without adding it to the notebook (the exercise tests check each answer this way);
-    ``transport``: the kernel's, as :func:`sbert_workbook.app.kernel_transport.kernel_settings` reads it;
+    ``transport``: the kernel's, as :func:`sbert_workbook.runner.transport.kernel_settings` reads it;
     ``alone_in``: a folder in which each run gets a new empty folder holding only a copy of the notebook, its working
     folder, as Colab runs a notebook alone in ``/content`` (:func:`run_folder`).
     """
@@ -123,11 +123,11 @@ def execute(nb, folder: Path, timeout_s: int = 900, after_cell: Callable[[Scratc
     """Run every cell of ``nb`` in order in one fresh kernel started in ``folder``, as ``NotebookClient.execute`` does,
     calling ``after_cell`` after each; the widgets' state is stored in ``nb.metadata.widgets``. The kernel's
     environment is ``kernel_env`` (this process's when None); its sockets live in a folder of its own
-    (:mod:`sbert_workbook.app.kernel_transport`)."""
+    (:mod:`sbert_workbook.runner.transport`)."""
     from nbclient import NotebookClient
 
-    from sbert_workbook.app import kernel_replies
-    from sbert_workbook.app.kernel_transport import kernel_config, socket_folder_root
+    from sbert_workbook.runner import replies as kernel_replies
+    from sbert_workbook.runner.transport import kernel_config, socket_folder_root
 
     kernel_replies.install()  # replies whose wake-up was lost are taken within a second
     with tempfile.TemporaryDirectory(prefix="sbw-kernel-", dir=socket_folder_root()) as sockets:
@@ -251,7 +251,7 @@ def run_all(only: list[str] | None = None, build_dir: Path | None = None, quick:
 
     if parallel <= 1:
         return [run_one(notebook) for notebook in notebooks]
-    from sbert_workbook.app import kernel_replies
+    from sbert_workbook.runner import replies as kernel_replies
 
     kernel_replies.install()  # once, before two threads would
     with ThreadPoolExecutor(max_workers=parallel) as pool:
