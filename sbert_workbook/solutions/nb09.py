@@ -85,9 +85,9 @@ def ex09_3(lesson) -> str:
 
 
 DISCUSSION = {
-    "ex09_4": "A cosine is a position on the model's own scale, not a probability, and the scale differs between "
-              "models (§1: a raw transformer's unrelated pairs can sit where a trained model's paraphrases sit) and "
-              "between data sets (§2: a threshold chosen on STS-B does not carry to SNLI unchanged). So choose the "
+    "ex09_4": "A cosine is a position on the model's own scale, not a probability, and the scale is each model's "
+              "own (§1 draws where each model puts related and unrelated pairs; 02's cone puts a raw transformer's all "
+              "high) and each data set's (§2 carries a threshold from STS-B to SNLI and reads what it loses). So choose the "
               "threshold on labelled pairs like the ones the application will see, state the precision or recall it "
               "was chosen for, and report it on other pairs with an interval; if a probability is wanted, fit an "
               "isotonic or logistic map on such pairs and read its calibration error on others (§3). Ranking needs "

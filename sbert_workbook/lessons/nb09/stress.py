@@ -105,10 +105,14 @@ def stress_test(lesson: Lesson09) -> StressRun:
     """§4: every bi-encoder's and a briefly trained cross-encoder's comparisons on every minimal pair and SNLI test
     premise; each share with its interval; the cross-encoder against the embedded model, paired over the same pairs."""
     s = lesson.sizes
+    from sbert_workbook.heap import return_freed_memory
+
     found = {(m.name, case): values for m in lesson.models.values() for case, values in bi_encoder_fooled(lesson, m).items()}
+    return_freed_memory()  # the pages the set-up freed, back before training starts
     pair_model, trained, steps, epoch_share = trained_cross_encoder(lesson)
     found |= {(CROSS, case): values for case, values in cross_encoder_fooled(lesson, pair_model.predict).items()}
     del pair_model
+    return_freed_memory()
     shares = {key: share_estimate(values, s.RESAMPLES, lesson.seed) for key, values in found.items()}
     changes = {f"{CROSS} − {lesson.embedded.name}: {case}": paired_mean_interval(
         100 * found[(CROSS, case)], 100 * found[(lesson.embedded.name, case)], s.RESAMPLES, lesson.seed, unit="pairs")
