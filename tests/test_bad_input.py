@@ -291,7 +291,7 @@ def test_widget_error_message_is_escaped_html(shown):
 
 
 def test_pair_explorer_survives_empty_boxes_twins_and_slider_extremes(encoder, shown):
-    explorers = pytest.importorskip("sbert_workbook.app.explorers")
+    explorers = pytest.importorskip("sbert_workbook.classroom.explorers")
     box = explorers.pair_explorer(encoder)
     controls = box.children[0].children
     sentence_a, sentence_b, layer = controls

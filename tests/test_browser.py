@@ -26,7 +26,7 @@ import pytest
 pytestmark = pytest.mark.browser
 
 REPO = Path(__file__).resolve().parents[1]
-from sbert_workbook.app.classroom_pages import (  # noqa: E402
+from sbert_workbook.classroom.pages import (  # noqa: E402
     CHROMIUM,
     CHROMIUM_ARGS,
     free_port,
@@ -55,7 +55,7 @@ WIDGET_FAILURE_TEXT = re.compile(r"Loading widget|VBox\(children=|IntSlider\(val
 #: What a classroom app must not put in front of the room: file paths, set-up lines, progress bars and load logs.
 DEVELOPER_TEXT = re.compile(r"(?<![\w.:/~-])/(?:[\w.@+-]+/)+[\w.@+-]+"  # an absolute POSIX path of two or more components
                             r"|/(?:work|home|tmp|root)/|site-packages|quick mode:|\bdevice: |it/s|Loading weights|█|%\|")
-#: The one line each classroom app shows about its set-up (sbert_workbook.app.classroom.model_line).
+#: The one line each classroom app shows about its set-up (sbert_workbook.classroom.page_setup.model_line).
 MODEL_LINE = re.compile(r"^model: \S+", re.M)
 #: The figure on show: the last plotly plot with data and a size. While an Output is redrawn, the
 #: previous plot can linger in the page, purged (no data) or hidden, before the new one.
@@ -213,7 +213,7 @@ def classroom(tmp_path_factory):
     base = f"http://127.0.0.1:{port}"
     env = _server_env(home)
     if EXTRA_VOILA_ARGS:  # the same app with Voilà options of the caller's after its own (what the CLI would exec)
-        from sbert_workbook.app.room import classroom_command
+        from sbert_workbook.classroom.room import classroom_command
 
         argv, app_env = classroom_command(port, "127.0.0.1", token, "embedded", quick=True, open_browser=False,
                                           cull_after_s=CULL_AFTER_S)
@@ -490,7 +490,7 @@ def predict_voila(tmp_path_factory):
     root = tmp_path_factory.mktemp("predict_voila")
     nbformat.write(nbformat.from_dict(_predict_notebook()), root / PREDICT_NOTEBOOK)
     port, token = free_port(), secrets.token_hex(16)
-    argv = [sys.executable, "-m", "sbert_workbook.app.voila_server", str(root), f"--port={port}", "--Voila.ip=127.0.0.1", f"--Voila.token={token}",
+    argv = [sys.executable, "-m", "sbert_workbook.classroom.voila_server", str(root), f"--port={port}", "--Voila.ip=127.0.0.1", f"--Voila.token={token}",
             "--Voila.open_browser=False", "--VoilaConfiguration.show_tracebacks=True", *kernel_options()]
     home = tmp_path_factory.mktemp("predict_voila_home")
     base = f"http://127.0.0.1:{port}"

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import sbert_workbook as sbw
-from sbert_workbook.app.explorers import (embedding_figure, layer_sentence_vectors, pair_explorer, pair_figure, token_vectors,
+from sbert_workbook.classroom.explorers import (embedding_figure, layer_sentence_vectors, pair_explorer, pair_figure, token_vectors,
                                           uncentred_2d)
 from sbert_workbook.evaluation.similarity import cosine_matrix, mean_cosine
 from sbert_workbook.solutions.classroom import DISCUSSION

@@ -11,7 +11,7 @@ import pytest
 import torch
 from scipy.spatial.distance import pdist
 
-from sbert_workbook.app import explorers
+from sbert_workbook.classroom import explorers
 from sbert_workbook.data import StsData
 
 SENTENCES = ["A man is playing a guitar.", "A woman slices an onion.", "The stock market fell sharply today.",
@@ -104,7 +104,7 @@ def test_pair_picker_starts_on_typed_sentences_and_returns_there_when_a_box_is_t
 def test_classroom_model_line_names_the_model_without_a_path(encoder, tmp_path):
     from dataclasses import replace
 
-    from sbert_workbook.app.classroom import model_line
+    from sbert_workbook.classroom.page_setup import model_line
 
     assert model_line(encoder.resolved) == "model: all-MiniLM-L6-v2, offline copy — see the teacher's notes"
     hub = replace(encoder.resolved, source="hub cache", model_id="bert-base-uncased", path=tmp_path / "snapshots" / "abc")
@@ -119,7 +119,7 @@ def library_output_restored(monkeypatch):
     from huggingface_hub.utils import are_progress_bars_disabled, enable_progress_bars
     from transformers.utils import logging as transformers_logging
 
-    from sbert_workbook.app.classroom import QUIET_LIBRARY_ENV
+    from sbert_workbook.classroom.page_setup import QUIET_LIBRARY_ENV
 
     for name in QUIET_LIBRARY_ENV:
         monkeypatch.delenv(name, raising=False)  # remembered, and restored after the test
@@ -134,7 +134,7 @@ def library_output_restored(monkeypatch):
 
 
 def test_classroom_encoder_prints_only_the_model_line(capsys, monkeypatch, library_output_restored):
-    from sbert_workbook.app import classroom
+    from sbert_workbook.classroom import page_setup as classroom
 
     monkeypatch.setenv(classroom.CLASSROOM_MODEL_ENV_VAR, "embedded")
     encoder = classroom.classroom_encoder("auto", device="cpu")

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from sbert_workbook.app.classroom_pages import CHROMIUM, CHROMIUM_ARGS
+from sbert_workbook.classroom.pages import CHROMIUM, CHROMIUM_ARGS
 from sbert_workbook.app.handouts import handout, handout_html, write_handouts
 from sbert_workbook.runner.notebooks import list_notebooks
 from sbert_workbook.lessons.manifest import manifest

@@ -15,7 +15,7 @@ from traitlets.config import Config
 
 from sbert_workbook.app import colab_check
 from sbert_workbook.runner import transport as kernel_transport
-from sbert_workbook.app.room import classroom_command
+from sbert_workbook.classroom.room import classroom_command
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="Unix sockets exist on POSIX systems only")
 

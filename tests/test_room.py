@@ -11,15 +11,15 @@ import json
 import pytest
 from traitlets.config import Config
 
-from sbert_workbook.app import room
-from sbert_workbook.app.classroom import CLASSROOM_MODEL_ENV_VAR
+from sbert_workbook.classroom import room
+from sbert_workbook.classroom.page_setup import CLASSROOM_MODEL_ENV_VAR
 
 GB = 1024 ** 3
 
 
 def test_classroom_command_serves_the_classroom_folder_with_voila():
     argv, env = room.classroom_command(port=9999, token="abc", model="embedded", quick=True, open_browser=False, max_kernels=4)
-    assert argv[1:3] == ["-m", "sbert_workbook.app.voila_server"] and argv[3].endswith("classroom")
+    assert argv[1:3] == ["-m", "sbert_workbook.classroom.voila_server"] and argv[3].endswith("classroom")
     assert {"--port=9999", "--Voila.ip=127.0.0.1", "--Voila.token=abc", "--Voila.open_browser=False"} <= set(argv)
     assert env[CLASSROOM_MODEL_ENV_VAR] == "embedded" and env["SBERT_WORKBOOK_QUICK"] == "1"
 
@@ -75,7 +75,7 @@ def test_a_model_that_resolves_to_nothing_stops_the_app_before_any_kernel_with_t
 
 def test_the_capacity_reaches_voila_as_the_room_kernel_manager():
     argv, _ = room.classroom_command(model="embedded", open_browser=False, max_kernels=7)
-    assert "--VoilaConfiguration.multi_kernel_manager_class=sbert_workbook.app.room.RoomKernelManager" in argv
+    assert "--VoilaConfiguration.multi_kernel_manager_class=sbert_workbook.classroom.room.RoomKernelManager" in argv
     assert "--RoomKernelManager.max_kernels=7" in argv
     with pytest.raises(ValueError, match="max_kernels must be at least 1, got 0"):
         room.capacity_options(0)
@@ -115,7 +115,7 @@ def test_importing_the_room_needs_no_jupyter_server_until_its_kernel_manager_is_
     import subprocess
     import sys
 
-    script = ("import sys\nsys.modules['jupyter_server'] = None\nimport sbert_workbook.app.room as room\n"
+    script = ("import sys\nsys.modules['jupyter_server'] = None\nimport sbert_workbook.classroom.room as room\n"
               "try:\n    room.RoomKernelManager\nexcept ImportError:\n    print('built on demand')\n")
     assert subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout.strip() == "built on demand"
 

@@ -1,6 +1,6 @@
 """A room opened early keeps its kernels (issue 54): the preheated pool, the culler and the cap, with real kernels.
 
-The pool's own bookkeeping (:mod:`sbert_workbook.app.room_pool`) is checked on asyncio tasks shaped like Voilà's pool
+The pool's own bookkeeping (:mod:`sbert_workbook.classroom.room_pool`) is checked on asyncio tasks shaped like Voilà's pool
 entries; the culler's rules on real kernels of ``RoomKernelManager``; the whole room on the real app
 (:func:`test_a_room_opened_early_keeps_its_kernels_and_turns_the_next_visitor_away_at_once`).
 """
@@ -18,8 +18,8 @@ from datetime import timedelta
 import pytest
 from traitlets.config import Config
 
-from sbert_workbook.app import room
-from sbert_workbook.app.room_pool import HANDED_IN_ORDER, RoomPool, pool_item_state, room_ready_line
+from sbert_workbook.classroom import room
+from sbert_workbook.classroom.room_pool import HANDED_IN_ORDER, RoomPool, pool_item_state, room_ready_line
 
 
 async def _finished(value):
@@ -119,7 +119,7 @@ class FakeRoom(RoomPool, FakeVoilaPool):
 
 
 def test_a_full_room_parks_its_refills_and_hands_out_only_kernels_that_will_run(monkeypatch):
-    from sbert_workbook.app import room_pool
+    from sbert_workbook.classroom import room_pool
 
     monkeypatch.setattr(room_pool, "PARKED_POLL_S", 0.01)
 
@@ -226,7 +226,7 @@ def test_the_culler_takes_only_kernels_a_visitor_has_left():
 
 
 def test_error_pages_render_without_the_servers_static_path():
-    from sbert_workbook.app.voila_server import error_page
+    from sbert_workbook.classroom.voila_server import error_page
 
     page = error_page(404, "Kernel <gone>")
     assert "<title>404: Kernel &lt;gone&gt;</title>" in page
@@ -247,7 +247,7 @@ def test_a_room_opened_early_keeps_its_kernels_and_turns_the_next_visitor_away_a
     past the culler's time, two visitors take the preheated kernels and their pages do not connect for 8 s (a slow
     laptop), a third is turned away at once with a page that reloads itself; nothing is culled, and the server's log
     has no 'Kernel does not exist' and no 'Uncaught exception'."""
-    from sbert_workbook.app import classroom_pages as pages
+    from sbert_workbook.classroom import pages
 
     port, token, log = pages.free_port(), secrets.token_hex(8), tmp_path / "voila.log"
     server = pages.start_classroom(port, token, log, cull_after_s=2, room=2, max_kernels=2)
@@ -275,7 +275,7 @@ def test_visitors_who_arrive_with_the_teacher_are_handed_the_rooms_kernels(tmp_p
     """The app as `./workbook classroom --room 1 --max-kernels 1` starts it, a visitor arriving the moment it answers:
     they are handed the kernel that is starting for the room (their page waits for it and draws), not a kernel of
     their own; the next visitor is turned away at once."""
-    from sbert_workbook.app import classroom_pages as pages
+    from sbert_workbook.classroom import pages
 
     port, token, log = pages.free_port(), secrets.token_hex(8), tmp_path / "voila.log"
     server = pages.start_classroom(port, token, log, room=1, max_kernels=1)

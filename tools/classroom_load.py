@@ -57,9 +57,9 @@ def log_counts(text: str) -> dict:
 
 def measure(pages: int, apps: tuple[str, ...], room: int, voila_args: tuple[str, ...], timeout_s: float,
             label: str, transport: str | None = None, max_kernels: int | None = None, arrive: str = "ready") -> dict:
-    from sbert_workbook.app import classroom_pages as pages_
+    from sbert_workbook.classroom import pages as pages_
 
-    from sbert_workbook.app.room import room_capacity
+    from sbert_workbook.classroom.room import room_capacity
 
     port, token = pages_.free_port(), secrets.token_hex(16)
     max_kernels = room_capacity("embedded") if max_kernels is None else max_kernels  # as the app would read it
@@ -144,7 +144,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.markdown:
         print(markdown(history))
         return 0
-    from sbert_workbook.app.classroom_pages import APPS
+    from sbert_workbook.classroom.pages import APPS
 
     for pages in args.pages or [10]:
         row = measure(pages, tuple(args.app or APPS), args.room, tuple(args.voila_arg), args.timeout, args.label,

@@ -178,7 +178,7 @@ def slowest_cell(executed: Path, seconds: list[float | None]) -> str:
 # ----------------------------------------------------------------------------- classroom loads in Chromium
 def time_app_loads(browser, url: str, loads: int, timeout_s: int) -> list[float | None]:
     """Seconds from navigation to the first drawn figure, per load (a fresh browser context each); None past ``timeout_s``."""
-    from sbert_workbook.app.classroom_pages import FIGURE_DRAWN_JS
+    from sbert_workbook.classroom.pages import FIGURE_DRAWN_JS
 
     seconds: list[float | None] = []
     for load in range(1, loads + 1):
@@ -187,7 +187,7 @@ def time_app_loads(browser, url: str, loads: int, timeout_s: int) -> list[float 
         started = time.perf_counter()
         try:
             page.goto(url, wait_until="commit", timeout=timeout_s * 1000)
-            page.wait_for_function(FIGURE_DRAWN_JS, timeout=timeout_s * 1000)  # sbert_workbook/app/classroom_pages.py
+            page.wait_for_function(FIGURE_DRAWN_JS, timeout=timeout_s * 1000)  # sbert_workbook/classroom/pages.py
             seconds.append(time.perf_counter() - started)
             print(f"load {load:3d}: {seconds[-1]:6.1f} s", flush=True)
         except Exception as error:  # noqa: BLE001 - playwright's TimeoutError: the spinner a room would see
@@ -229,7 +229,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     from playwright.sync_api import sync_playwright
 
-    from sbert_workbook.app.classroom_pages import CHROMIUM, CHROMIUM_ARGS, free_port, start_classroom, stop
+    from sbert_workbook.classroom.pages import CHROMIUM, CHROMIUM_ARGS, free_port, start_classroom, stop
 
     port, token = free_port(), secrets.token_hex(16)
     log = Path(tempfile.mkdtemp(prefix="sbw-stall-")) / "voila.log"

@@ -440,7 +440,7 @@ def memory_peaks() -> dict:
 
 def block_room(all_sections, times) -> str:
     """How many classroom visitors a laptop's free memory holds, as ``./workbook classroom`` plans it."""
-    from sbert_workbook.app.room import KERNEL_GB, room_capacity
+    from sbert_workbook.classroom.room import KERNEL_GB, room_capacity
 
     held = ", ".join(f"{gb} GB free holds {room_capacity('embedded', gb * 1024 ** 3)}" for gb in (8, 16, 24))
     return ("- [ ] **Projector or a room at once**: `./workbook classroom --ip 0.0.0.0 --model embedded --quick --room N`, started a few minutes "

@@ -1,7 +1,6 @@
-"""The workbook as an application: command line, environment checks, headless runs, classroom app.
+"""What is left of the application drawer while it is split into rooms: the command line, the book, the install checks.
 
-``cli`` is ``python -m sbert_workbook`` (``00_start_here.ipynb``); ``explorers`` are the classroom
-explorers (``classroom/*.ipynb``) built on ``teaching.widgets.interactive_figure``, the one widget pattern every
-notebook uses; ``classroom`` keeps those apps' set-up output (progress bars, logs, paths) off the
-page. The top layer: it may import every other subpackage, and nothing imports it.
+``cli`` is ``python -m sbert_workbook`` (``00_start_here.ipynb``); ``book``, ``book_assets`` and ``handouts`` make the
+read-only edition; ``colab_check``, ``binder_check``, ``binder_memory``, ``release`` and ``release_check`` install the
+workbook as Colab, Binder and a students' release do. Layer 8: nothing in the package imports it.
 """

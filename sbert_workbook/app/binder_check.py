@@ -10,7 +10,7 @@ a machine that reaches only PyPI), then runs this module in it: it checks the Py
 torch; runs every notebook in quick mode as shipped with ``binder/start``'s environment, each kernel's memory
 sampled (:mod:`sbert_workbook.runner.kernel_memory`), and fails when one peaks above :data:`BINDER_MEMORY_LIMIT_GB`;
 then opens ``classroom/embedding_explorer.ipynb`` in the classroom app in headless Chromium until its figure is
-drawn (:mod:`sbert_workbook.app.classroom_pages`, shared with the browser tests). The runs' executed copies and
+drawn (:mod:`sbert_workbook.classroom.pages`, shared with the browser tests). The runs' executed copies and
 verdicts are kept where ``./workbook book --executed build/binder/book-executed`` makes the book from them instead of
 running every notebook again. The file checks are also fast tests (tests/test_binder.py, tests/test_binder_memory.py).
 """
@@ -126,7 +126,7 @@ def start_script_env(start: Path) -> dict[str, str]:
 def classroom_page(root: Path, env: dict[str, str]) -> tuple[float | None, float]:
     """Start the classroom app from this environment (with ``env`` added), open the embedding explorer in headless
     Chromium; (seconds until its figure was drawn, or None if it never was; the GB the page's kernel then held)."""
-    from sbert_workbook.app.classroom_pages import free_port, kernel_processes, open_at_once, start_classroom, stop
+    from sbert_workbook.classroom.pages import free_port, kernel_processes, open_at_once, start_classroom, stop
     from sbert_workbook.environment.resident import resident_bytes
 
     port, token, log = free_port(), secrets.token_hex(16), root / "build" / "binder" / "classroom.log"
@@ -141,7 +141,7 @@ def classroom_page(root: Path, env: dict[str, str]) -> tuple[float | None, float
 
 def browser_problem() -> str | None:
     """Why the classroom page cannot be opened here (no Chromium, no Playwright), or None."""
-    from sbert_workbook.app.classroom_pages import CHROMIUM
+    from sbert_workbook.classroom.pages import CHROMIUM
 
     if not CHROMIUM.is_file():
         return f"{CHROMIUM} is missing: run `bash .ci/install_browser.sh` as root (or set SBERT_WORKBOOK_CHROMIUM)"

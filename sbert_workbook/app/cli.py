@@ -168,7 +168,7 @@ def run_classroom(args) -> int:
     import os
     import secrets
 
-    from sbert_workbook.app.room import classroom_command, room_capacity, room_summary
+    from sbert_workbook.classroom.room import classroom_command, room_capacity, room_summary
     from sbert_workbook.forecast.lessons import path_forecast
 
     token = secrets.token_urlsafe(12) if args.token is None else args.token

@@ -11,7 +11,7 @@ forever for Voilà, whose server executes the notebook with nbclient too). Seen 
 The fix: every wait of an asyncio kernel channel is cut into slices of ``SLICE_S`` seconds, and each slice
 ends with that fresh look, so a lost wake-up costs at most a second. The caller's overall timeout is kept.
 :func:`install` applies it to ``jupyter_client``'s ``AsyncZMQSocketChannel`` in this process; the headless
-runner (:mod:`sbert_workbook.runner.notebooks`) and the classroom server (:mod:`sbert_workbook.app.voila_server`)
+runner (:mod:`sbert_workbook.runner.notebooks`) and the classroom server (:mod:`sbert_workbook.classroom.voila_server`)
 call it. It can go when ``tools/stall_check.py`` shows no slow run without it.
 
 ``SBERT_WORKBOOK_REPLY_SLICES=0`` (or ``false``/``no``/``off``) in the environment makes :func:`install` leave

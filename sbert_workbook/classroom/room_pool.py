@@ -12,7 +12,7 @@ its turn waits with it, and is only then told the room is full.
 
 - a kernel waiting in the pool, or handed to a page that has not connected yet, is never culled (the latter for
   :data:`UNCLAIMED_GRACE_S`, after which its page is taken as gone); the culler applies to kernels a visitor has
-  left (``sbert_workbook.app.room.RoomKernelManager.cull_kernel_if_idle``);
+  left (``sbert_workbook.classroom.room.RoomKernelManager.cull_kernel_if_idle``);
 - a refill waits for a free place under the cap instead of failing, and a waiting or delayed refill is never
   handed to a visitor: with no ready kernel a visitor gets a kernel of their own, or at once the room-is-full page;
 - visitors who arrive with the teacher, before the first kernel has started, are handed the pool's kernels
@@ -160,7 +160,7 @@ class RoomPool:
 
 def room_pool_factory(voila_factory):
     """Voilà's ``voila_kernel_manager_factory`` with :class:`RoomPool` in front of its preheating manager (installed by
-    :mod:`sbert_workbook.app.voila_server`); without preheated kernels Voilà's class is returned unchanged."""
+    :mod:`sbert_workbook.classroom.voila_server`); without preheated kernels Voilà's class is returned unchanged."""
 
     def factory(base_class, preheat_kernel: bool, default_pool_size: int, page_config_hook=None):
         voila_class = voila_factory(base_class, preheat_kernel, default_pool_size, page_config_hook)

@@ -3,9 +3,9 @@ preheated kernels kept for their visitors (issue 54).
 
 Voilà executes each visitor's notebook on the server with nbclient, which can miss the wake-up for a reply
 the kernel has already sent (:mod:`sbert_workbook.runner.replies`); the room then sees "Executing 6 of 8"
-forever. ``python -m sbert_workbook.app.voila_server ARGS`` installs the fix in the server process and runs
-``voila ARGS``, with :mod:`sbert_workbook.app.room_pool` in front of Voilà's preheating kernel manager and error
-pages that render (:func:`install_error_pages`); :func:`sbert_workbook.app.room.classroom_command` starts it
+forever. ``python -m sbert_workbook.classroom.voila_server ARGS`` installs the fix in the server process and runs
+``voila ARGS``, with :mod:`sbert_workbook.classroom.room_pool` in front of Voilà's preheating kernel manager and error
+pages that render (:func:`install_error_pages`); :func:`sbert_workbook.classroom.room.classroom_command` starts it
 (``./workbook classroom``).
 """
 from __future__ import annotations
@@ -30,13 +30,13 @@ def install_error_pages() -> None:
     jupyter_server's HTML error template needs a ``static_path`` Voilà does not set, so an error from one of its
     handlers (a page's kernel connection to a kernel that is gone: 404) ended in "Uncaught exception in write_error"
     and a broken reply; such a page is now the plain :func:`error_page`. A visitor turned away because the room is
-    full (:data:`sbert_workbook.app.room.ROOM_FULL_TITLE`) gets a page that loads again after
+    full (:data:`sbert_workbook.classroom.room.ROOM_FULL_TITLE`) gets a page that loads again after
     :data:`COME_BACK_AFTER_S` seconds."""
     from http.client import responses
 
     from jupyter_server.base.handlers import JupyterHandler
 
-    from sbert_workbook.app.room import ROOM_FULL_TITLE
+    from sbert_workbook.classroom.room import ROOM_FULL_TITLE
 
     original = JupyterHandler.write_error
     if getattr(original, "renders_without_static_path", False):
@@ -63,7 +63,7 @@ def main(argv: list[str] | None = None) -> None:
     from voila.app import main as voila_main
 
     from sbert_workbook.runner import replies as kernel_replies
-    from sbert_workbook.app.room_pool import room_pool_factory
+    from sbert_workbook.classroom.room_pool import room_pool_factory
 
     kernel_replies.install()
     install_error_pages()

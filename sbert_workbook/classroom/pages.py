@@ -26,7 +26,7 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
 FIGURE_DRAWN_JS = """() => Array.from(document.querySelectorAll('.js-plotly-plot'))
     .some(g => g.data && g.data.length && g._fullLayout && g.getBoundingClientRect().width > 0
                && g.querySelectorAll('g.trace').length + g.querySelectorAll('g.hm').length > 0)"""
-#: What the app answers when it holds no more kernels (sbert_workbook.app.room.ROOM_FULL_TITLE), in the page's text.
+#: What the app answers when it holds no more kernels (sbert_workbook.classroom.room.ROOM_FULL_TITLE), in the page's text.
 ROOM_FULL_JS = "() => document.body && document.body.innerText.includes('The room is full')"
 APPS = ("embedding_explorer", "pair_explorer")
 
@@ -43,7 +43,7 @@ def start_classroom(port: int, token: str, log: Path, cull_after_s: int = 120, r
     """The Voilà app as ``./workbook classroom --quick --model embedded --no-browser [--room N ...]`` starts it, answering
     on ``port``; ``extra_args`` go to Voilà after the app's own (a later option wins: how the load script tries
     the shared socket path the app once used). ``env`` adds to the app's environment. Raises ``RuntimeError`` if it does not answer."""
-    from sbert_workbook.app.room import classroom_command
+    from sbert_workbook.classroom.room import classroom_command
 
     argv, app_env = classroom_command(port, "127.0.0.1", token, "embedded", quick=True, open_browser=False,
                                       cull_after_s=cull_after_s, room=room, room_app=room_app,

@@ -14,7 +14,7 @@ import os
 import sys
 from pathlib import Path
 
-from sbert_workbook.app.classroom import CLASSROOM_MODEL_ENV_VAR, QUIET_LIBRARY_ENV
+from sbert_workbook.classroom.page_setup import CLASSROOM_MODEL_ENV_VAR, QUIET_LIBRARY_ENV
 from sbert_workbook.runner.transport import kernel_options
 
 #: Free memory one visitor's kernel needs with the embedded model once its explorer has drawn: 30 kernels (with their
@@ -61,7 +61,7 @@ def classroom_command(port: int = 8866, ip: str = "127.0.0.1", token: str = "", 
     if root is None or not (root / "classroom").is_dir():
         raise FileNotFoundError("The classroom app needs a checkout of the workbook: no classroom/ folder was found "
                                 "beside pyproject.toml. Clone the repository and run `./workbook classroom` there.")
-    argv = [sys.executable, "-m", "sbert_workbook.app.voila_server", str(root / "classroom"), f"--port={port}", f"--Voila.ip={ip}",
+    argv = [sys.executable, "-m", "sbert_workbook.classroom.voila_server", str(root / "classroom"), f"--port={port}", f"--Voila.ip={ip}",
             f"--Voila.token={token}", f"--Voila.open_browser={open_browser}", "--VoilaConfiguration.show_tracebacks=True",
             *kernel_options(transport), *kernel_culling_options(cull_after_s)]
     capacity = room_capacity(model) if max_kernels is None else max_kernels
@@ -173,11 +173,11 @@ def _room_kernel_manager_class():
     from tornado.web import HTTPError
     from traitlets import Int
 
-    from sbert_workbook.app.room_pool import UNCLAIMED_GRACE_S
+    from sbert_workbook.classroom.room_pool import UNCLAIMED_GRACE_S
 
     class RoomKernelManager(AsyncMappingKernelManager):
         """Voilà's kernel manager that starts at most ``max_kernels`` kernels; past that a visitor gets a 503 page
-        saying the room is full (and a preheated pool waits for a free place, :mod:`sbert_workbook.app.room_pool`).
+        saying the room is full (and a preheated pool waits for a free place, :mod:`sbert_workbook.classroom.room_pool`).
 
         The idle culler takes only kernels a visitor has left: never one waiting in the preheated pool, and one handed
         to a page that has not connected yet only after ``unclaimed_grace_s`` (the page is gone, not slow)."""
