@@ -24,7 +24,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from sbert_workbook.app import book, book_assets
+from sbert_workbook.book import build as book
+from sbert_workbook.book import assets as book_assets
 from sbert_workbook.runner.notebooks import PLOTLY_MIME, list_notebooks
 
 NOTEBOOKS = list_notebooks()

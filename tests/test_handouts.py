@@ -1,4 +1,4 @@
-"""One printable page per notebook (sbert_workbook/app/handouts.py): objectives, equations, an exercise and its check,
+"""One printable page per notebook (sbert_workbook/book/handouts.py): objectives, equations, an exercise and its check,
 read from the manifest and the notebook; printed by Chromium, each fits on one page."""
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from sbert_workbook.classroom.pages import CHROMIUM, CHROMIUM_ARGS
-from sbert_workbook.app.handouts import handout, handout_html, write_handouts
+from sbert_workbook.book.handouts import handout, handout_html, write_handouts
 from sbert_workbook.runner.notebooks import list_notebooks
 from sbert_workbook.lessons.manifest import manifest
 
@@ -36,7 +36,7 @@ def test_the_handout_takes_the_exercise_on_the_90_minute_path_when_there_is_one(
 
 
 def test_the_book_index_links_each_handout_and_names_the_objectives(tmp_path):
-    from sbert_workbook.app.book import Chapter, index_html
+    from sbert_workbook.book.build import Chapter, index_html
 
     chapters = [Chapter(n, n, n.stem, "purpose") for n in NOTEBOOKS]
     index = index_html(chapters)
@@ -52,7 +52,7 @@ def pdf_pages(pdf: Path) -> int:
 @pytest.mark.browser
 def test_every_handout_prints_on_one_page(tmp_path):
     """Chromium prints each handout (its maths typeset by the book's MathJax, from assets/) to PDF: one page each."""
-    from sbert_workbook.app.book_assets import write_assets
+    from sbert_workbook.book.assets import write_assets
 
     if not CHROMIUM.is_file():
         pytest.skip(f"{CHROMIUM} is missing (.ci/install_browser.sh)")

@@ -19,7 +19,7 @@ LAYERS = {
     "mlm": 4, "anisotropy": 4, "training": 4, "calibration": 4,
     "environment": 5, "solutions": 5, "checks": 5, "diagnosis": 5, "cost": 5,
     "runner": 6,
-    "classroom": 7,
+    "classroom": 7, "book": 7,
     "app": 8,
     "lessons": 9,
     # a lesson's manifest is data (sizes, equations, paper links; 04's reads a model size from training): it sits just

@@ -18,7 +18,7 @@ import pytest
 from test_book import NOTEBOOKS, browser, check_page, page_with_log, static_site  # noqa: F401 - fixtures used below
 
 from sbert_workbook.teaching import story
-from sbert_workbook.app import book
+from sbert_workbook.book import build as book
 
 REPO = Path(__file__).resolve().parents[1]
 STORED = json.loads((REPO / "docs" / "story.json").read_text(encoding="utf-8"))

@@ -13,7 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from sbert_workbook.app.book import RUNS_FOLDER, VERDICTS_FILE
+from sbert_workbook.book.build import RUNS_FOLDER, VERDICTS_FILE
 from sbert_workbook.runner.kernel_memory import KernelMemory
 from sbert_workbook.runner.notebooks import ONE_THREAD, list_notebooks, run_notebook
 

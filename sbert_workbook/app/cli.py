@@ -140,7 +140,7 @@ def run_solutions(args) -> int:
 
 
 def run_book(args) -> int:
-    from sbert_workbook.app.book import build_book
+    from sbert_workbook.book.build import build_book
 
     build_book(args.out, args.only or None, executed_from=args.executed)
     return 0

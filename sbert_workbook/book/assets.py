@@ -1,7 +1,7 @@
 """The JavaScript the read-only edition's pages load from its own ``assets/`` folder, never from a CDN
 (the book is named in ``00_start_here.ipynb``).
 
-``./workbook book`` (:mod:`sbert_workbook.app.book`) writes pages whose widgets, figures and equations
+``./workbook book`` (:mod:`sbert_workbook.book.build`) writes pages whose widgets, figures and equations
 render with no network: plotly.js comes from the installed ``plotly`` package; require.js, the Jupyter
 widgets HTML manager (which draws the stored widget state: sliders and dropdowns at their values) and
 MathJax 3 are pinned in ``book/package.json`` and ``book/package-lock.json`` at the checkout's root. npm

@@ -4,9 +4,9 @@ Every notebook is executed in quick mode as shipped (the student's mode on a CPU
 (:func:`sbert_workbook.runner.notebooks.run_notebook` stores the widgets' state as it runs) and exported with nbconvert
 to one HTML page: plotly figures stay interactive (zoom, hover), each control shows the value it had when the figure
 below it was drawn, equations are typeset, and everything a page loads sits in ``assets/``
-(:mod:`sbert_workbook.app.book_assets`), so the book opens from a disk or a static web server with no network.
+(:mod:`sbert_workbook.book.assets`), so the book opens from a disk or a static web server with no network.
 ``index.html`` lists the notebooks in order with each one's purpose (``metadata.sbert_workbook.purpose`` in the
-notebook), its learning objectives and its one-page handout (:mod:`sbert_workbook.app.handouts`); every page links to
+notebook), its learning objectives and its one-page handout (:mod:`sbert_workbook.book.handouts`); every page links to
 the index and its neighbours. Named in ``00_start_here.ipynb`` and the README.
 """
 from __future__ import annotations
@@ -17,8 +17,8 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from sbert_workbook.app.book_assets import PLOTLY_JS, write_assets
-from sbert_workbook.app.handouts import PURPOSE_KEY, purpose_of, title_of, write_handouts  # noqa: F401 - the book's too
+from sbert_workbook.book.assets import PLOTLY_JS, write_assets
+from sbert_workbook.book.handouts import PURPOSE_KEY, purpose_of, title_of, write_handouts  # noqa: F401 - the book's too
 from sbert_workbook.runner.notebooks import PLOTLY_MIME, list_notebooks, notebooks_folder, run_all, with_plotly_as_html
 
 ASSETS = "assets"
@@ -118,8 +118,8 @@ def page_html(chapter_: Chapter, nav: str) -> str:
 
 
 def index_html(chapters: list[Chapter]) -> str:
-    """The contents: each notebook's page, purpose, learning objectives and printable handout (app/handouts.py)."""
-    from sbert_workbook.app.handouts import handout_page
+    """The contents: each notebook's page, purpose, learning objectives and printable handout (book/handouts.py)."""
+    from sbert_workbook.book.handouts import handout_page
     from sbert_workbook.lessons.manifest import manifest
 
     def objectives(c: Chapter) -> str:
