@@ -2,7 +2,7 @@
 holds the install and no pin contradicts it, torch is the CPU build from PyTorch's index, and the workbook is installed.
 
 ``./workbook binder-check`` installs from these files and runs notebook 00 and a classroom page
-(sbert_workbook/app/binder_check.py); these tests read the files only, so they run in a second.
+(sbert_workbook/installs/binder_check.py); these tests read the files only, so they run in a second.
 """
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from packaging.specifiers import SpecifierSet
 
-from sbert_workbook.app.binder_check import constraint_files, pin_disagreements, requirement_pins, runtime_python
+from sbert_workbook.installs.binder_check import constraint_files, pin_disagreements, requirement_pins, runtime_python
 
 ROOT = Path(__file__).resolve().parents[1]
 REQUIREMENTS = (ROOT / "binder" / "requirements.txt").read_text(encoding="utf-8")

@@ -9,8 +9,8 @@ import nbformat
 import pytest
 
 from sbert_workbook.book import build as book
-from sbert_workbook.app.binder_check import BINDER_MEMORY_LIMIT_GB, start_script_env
-from sbert_workbook.app.binder_memory import NotebookMemory, over_the_limit, run_within_memory
+from sbert_workbook.installs.binder_check import BINDER_MEMORY_LIMIT_GB, start_script_env
+from sbert_workbook.installs.binder_memory import NotebookMemory, over_the_limit, run_within_memory
 from sbert_workbook.runner.notebooks import list_notebooks
 
 SAYS_QUICK = "print('quick mode: on (a test)')"

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from sbert_workbook.app import colab_check
+from sbert_workbook.installs import colab_check
 from sbert_workbook.runner.notebooks import NotebookRun
 
 REPO = Path(__file__).resolve().parents[1]

@@ -13,7 +13,7 @@ import os
 import pytest
 from traitlets.config import Config
 
-from sbert_workbook.app import colab_check
+from sbert_workbook.installs import colab_check
 from sbert_workbook.runner import transport as kernel_transport
 from sbert_workbook.classroom.room import classroom_command
 

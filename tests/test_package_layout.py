@@ -20,7 +20,7 @@ LAYERS = {
     "environment": 5, "solutions": 5, "checks": 5, "diagnosis": 5, "cost": 5,
     "runner": 6,
     "classroom": 7, "book": 7,
-    "app": 8,
+    "app": 8, "installs": 8,
     "lessons": 9,
     # a lesson's manifest is data (sizes, equations, paper links; 04's reads a model size from training): it sits just
     # above what it reads, so 07's diagnosis and the command line take 07's sizes from it and write no copy of their own

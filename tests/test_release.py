@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from sbert_workbook.app.release import write_release
+from sbert_workbook.installs.release import write_release
 
 
 REPO = Path(__file__).resolve().parents[1]
@@ -72,7 +72,7 @@ def test_the_releases_binder_folder_installs_its_wheel_not_the_repository(releas
 def test_the_wheelhouse_downloads_the_wheel_with_its_extras_at_the_constraints(tmp_path, monkeypatch):
     import urllib.request
 
-    from sbert_workbook.app import release as release_module
+    from sbert_workbook.installs import release as release_module
 
     ran = []
     monkeypatch.setattr(release_module.subprocess, "run", lambda command, **kwargs: ran.append(command))
@@ -89,7 +89,7 @@ def test_the_wheelhouse_downloads_the_wheel_with_its_extras_at_the_constraints(t
 def test_00_and_an_exercise_notebook_run_from_the_releases_wheel_and_find_no_solution(release, tmp_path):
     """The check a teacher runs with ./workbook release --check: the wheel pip-installed into a new venv, 00 and 01 run
     alone in empty folders in its kernel, every check cell 'not attempted', and no solution importable there."""
-    from sbert_workbook.app.release_check import check_release, report
+    from sbert_workbook.installs.release_check import check_release, report
 
     records = check_release(release, tmp_path / "check")
     said = report(records)
@@ -145,7 +145,7 @@ def test_on_colab_the_released_cell_installs_the_uploaded_wheel_and_says_so_when
 
 
 def test_with_a_wheel_url_the_released_cell_installs_from_there(tmp_path, monkeypatch):
-    from sbert_workbook.app.release import released_setup_cell, wheel_address
+    from sbert_workbook.installs.release import released_setup_cell, wheel_address
 
     monkeypatch.syspath_prepend(str(REPO))  # tools/ ships with a checkout, not with the package
     from tools.notebook_cells import SETUP_CELL

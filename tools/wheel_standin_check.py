@@ -52,7 +52,7 @@ def main(argv: list[str]) -> int:
 
 def run_each(argv: list[str], scratch: Path, env: dict[str, str]) -> int:
     """Run the notebooks named in ``argv`` (all when none) alone in ``scratch``; 1 when any fails."""
-    from sbert_workbook.app.colab_check import COLAB_TRANSPORT
+    from sbert_workbook.installs.colab_check import COLAB_TRANSPORT
     from sbert_workbook.runner.notebooks import run_notebook
     from sbert_workbook.lessons.manifest import manifest
 

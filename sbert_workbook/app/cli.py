@@ -147,7 +147,7 @@ def run_book(args) -> int:
 
 
 def run_release(args) -> int:
-    from sbert_workbook.app.release import write_release
+    from sbert_workbook.installs.release import write_release
 
     out = write_release(args.out, args.wheel_url, args.wheelhouse)
     (wheel,) = (out / "wheel").glob("*.whl")
@@ -155,7 +155,7 @@ def run_release(args) -> int:
     print(f"wrote {out}: {', '.join(sorted(p.name + ('/' if p.is_dir() else '') for p in out.iterdir()))} (no solutions); "
           f"on Colab the notebooks install {where}; see {out / 'README.txt'}")
     if args.check:
-        from sbert_workbook.app.release_check import check_release, report
+        from sbert_workbook.installs.release_check import check_release, report
 
         print("checking the release: its wheel in a new environment, 00 and 01 run in an empty folder ...", flush=True)
         said = report(check_release(out))

@@ -4,7 +4,7 @@ Used as :func:`~sbert_workbook.runner.notebooks.run_notebook`'s ``after_cell`` h
 size (RSS) every :data:`SAMPLE_EVERY_S` seconds and files each reading under the cell running then; on Linux each
 cell's peak is also the kernel's own high-water mark (``VmHWM``), read when the cell ends and reset before the next
 (``/proc/PID/clear_refs``), so a peak between two readings is not missed. ``./workbook binder-check`` fails a
-notebook whose peak passes Binder's memory (:mod:`sbert_workbook.app.binder_check`); ``tools/notebook_memory.py``
+notebook whose peak passes Binder's memory (:mod:`sbert_workbook.installs.binder_check`); ``tools/notebook_memory.py``
 measures every notebook with it, and :mod:`sbert_workbook.environment.memory` tells a notebook's set-up what it found.
 """
 from __future__ import annotations

@@ -89,7 +89,7 @@ def installed_mismatches(pins: dict[str, str], constraints: dict[str, str]) -> l
 
 def environment_problems(root: Path) -> list[str]:
     """What in this environment differs from what binder/ asks for: the Python, the pins, the kernel's interpreter."""
-    from sbert_workbook.app.colab_check import kernel_python
+    from sbert_workbook.installs.colab_check import kernel_python
 
     problems = []
     wanted = runtime_python((root / BINDER / "runtime.txt").read_text(encoding="utf-8"))
@@ -154,7 +154,7 @@ def browser_problem() -> str | None:
 
 def main(argv: list[str] | None = None) -> int:
     """Check the environment, run every notebook within Binder's memory, draw one classroom page; 0 when all pass."""
-    from sbert_workbook.app.binder_memory import over_the_limit, run_within_memory
+    from sbert_workbook.installs.binder_memory import over_the_limit, run_within_memory
 
     root = repo_root() or Path.cwd()
     problems = environment_problems(root) + [problem for problem in [browser_problem()] if problem]

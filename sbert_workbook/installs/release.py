@@ -12,7 +12,7 @@ install needs, for a room that installs from a USB stick or a shared folder with
 The notebooks' setup cell installs the workbook on Colab from the repository, solutions included; in the release it
 installs the release's wheel instead (:func:`released_setup_cell`): from ``--wheel-url`` where the teacher hosts it,
 else from the wheel file uploaded beside the notebook. Outside Colab it installs nothing, as before: in JupyterLab the
-student installs ``wheel/`` once (README.txt). :mod:`sbert_workbook.app.release_check` runs a release's notebooks
+student installs ``wheel/`` once (README.txt). :mod:`sbert_workbook.installs.release_check` runs a release's notebooks
 from its wheel in an empty folder and finds no solution there.
 """
 from __future__ import annotations

@@ -64,7 +64,7 @@ def check_release(release: Path, work: Path | None = None, notebooks: tuple[str,
         env = {key: value for key, value in os.environ.items() if key not in ("PYTHONPATH", "SBERT_WORKBOOK_SOLUTIONS")}
         # JupyterLab's and nbconvert's data files (the HTML templates) come with the dependencies, from this environment
         jupyter_path = os.pathsep.join(filter(None, [os.path.join(sys.prefix, "share", "jupyter"), env.get("JUPYTER_PATH")]))
-        done = subprocess.run([str(python), "-m", "sbert_workbook.app.release_check", str(work), *paths],
+        done = subprocess.run([str(python), "-m", "sbert_workbook.installs.release_check", str(work), *paths],
                               cwd=work / "empty", capture_output=True, text=True, timeout=3600,
                               env={**env, "HF_HUB_OFFLINE": env.get("HF_HUB_OFFLINE", "1"), "JUPYTER_PATH": jupyter_path})
         if done.returncode != 0:
