@@ -190,3 +190,16 @@ def test_exercise_3_check_reads_the_model_and_accepts_a_tie():
     assert checks.ex09_3(lesson, "swap") == "swap" and checks.ex09_3(lesson, "number") == "negation"
     assert solutions.ex09_3(lesson) == "negation"
     assert [wrong(lesson) for wrong in solutions.ex09_3.wrong_answers.values()] == ["number", "number"]
+
+
+def test_undefined_figures_give_undefined_intervals_and_separable_labels_no_warning():
+    import warnings
+
+    scores, labels = np.array([0.1, 0.2, 0.3, 0.4]), np.array([0, 0, 1, 1])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        estimates = th.metric_interval(scores, labels, threshold=0.9, resamples=50)  # no pair is called related
+        assert np.isnan(estimates["precision"].value) and np.isnan(estimates["precision"].low)
+        assert estimates["recall"].value == 0
+        fitted = pr.Logistic.fit(scores, labels)  # separable: no finite optimum, and no overflow
+        assert np.all(np.isfinite(fitted(np.array([-5.0, 0.25, 5.0]))))

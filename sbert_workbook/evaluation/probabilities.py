@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+from scipy.special import expit
 
 from sbert_workbook.evaluation.thresholds import Estimate, labelled
 from sbert_workbook.evaluation.uncertainty import CONFIDENCE, RESAMPLES, Interval
@@ -71,17 +72,19 @@ class Logistic:
             raise ValueError("A logistic fit needs related and unrelated pairs; these labels are all one kind.")
         x = np.column_stack([np.asarray(scores, dtype=float), np.ones(len(scores))])
         w = np.zeros(2)
-        for _ in range(steps):
-            p = 1 / (1 + np.exp(-x @ w))
+        for _ in range(steps):  # separable labels have no finite optimum: stop where the steps stop being finite
+            p = expit(x @ w)
             gradient, hessian = x.T @ (p - labels), (x * (p * (1 - p))[:, None]).T @ x
-            step = np.linalg.solve(hessian + 1e-12 * np.eye(2), gradient)
+            step = np.linalg.lstsq(hessian, gradient, rcond=None)[0]
+            if not np.all(np.isfinite(w - step)):
+                break
             w -= step
             if np.abs(step).max() < 1e-12:
                 break
         return cls(float(w[0]), float(w[1]))
 
     def __call__(self, scores) -> np.ndarray:
-        return 1 / (1 + np.exp(-(self.a * np.asarray(scores, dtype=float) + self.b)))
+        return expit(self.a * np.asarray(scores, dtype=float) + self.b)
 
 
 def cosine_as_probability(scores) -> np.ndarray:

@@ -133,6 +133,18 @@ def metrics_at(scores, labels, threshold: float) -> dict[str, float]:
     return {name: float(value) for name, value in metrics_of(confusion(scores >= threshold, labels)).items()}
 
 
+def percentile_interval(values: np.ndarray, confidence: float = CONFIDENCE) -> tuple[float, float]:
+    """The central ``confidence`` interval of the defined values (NaN, NaN when none is: e.g. precision with no pair
+    called related in any resample)."""
+    defined = np.asarray(values, dtype=float)
+    defined = defined[~np.isnan(defined)]
+    if defined.size == 0:
+        return float("nan"), float("nan")
+    tail = (1 - confidence) / 2
+    low, high = np.quantile(defined, [tail, 1 - tail])
+    return float(low), float(high)
+
+
 def metric_interval(scores, labels, threshold: float, resamples: int = RESAMPLES, seed: int = 0,
                     confidence: float = CONFIDENCE) -> dict[str, Estimate]:
     """Each metric at ``threshold`` with its percentile interval over the pairs resampled with replacement (the
@@ -142,10 +154,8 @@ def metric_interval(scores, labels, threshold: float, resamples: int = RESAMPLES
     picks = np.random.default_rng(seed).integers(0, len(labels), size=(resamples, len(labels)))
     resampled = metrics_of(confusion(predicted[picks], labels[picks].astype(bool)))
     observed = metrics_at(scores, labels, threshold)
-    tail = (1 - confidence) / 2
     method = f"bootstrap over {len(labels)} test pairs, the threshold fixed, {resamples} resamples"
-    return {name: Estimate(observed[name], *map(float, np.nanquantile(resampled[name], [tail, 1 - tail])), method)
-            for name in METRICS}
+    return {name: Estimate(observed[name], *percentile_interval(resampled[name], confidence), method) for name in METRICS}
 
 
 def paired_metric_change(scores_a, threshold_a: float, scores_b, threshold_b: float, labels, metric: str = "F1",
@@ -160,7 +170,6 @@ def paired_metric_change(scores_a, threshold_a: float, scores_b, threshold_b: fl
     difference = 100 * (metrics_of(confusion(a[picks], truth[picks]))[metric]
                         - metrics_of(confusion(b[picks], truth[picks]))[metric])
     observed = 100 * (metrics_of(confusion(a, truth))[metric] - metrics_of(confusion(b, truth))[metric])
-    tail = (1 - confidence) / 2
-    low, high = np.nanquantile(difference, [tail, 1 - tail])
-    return Interval(float(observed), float(low), float(high),
+    low, high = percentile_interval(difference, confidence)
+    return Interval(float(observed), low, high,
                     f"paired bootstrap over {len(labels)} test pairs, {resamples} resamples")
