@@ -129,7 +129,7 @@ def test_the_setup_cell_installs_this_versions_tag_from_the_repository():
 
 
 def test_links_lists_colab_binder_and_nbgitpuller_for_a_hub(capsys):
-    from sbert_workbook.app.cli import main
+    from sbert_workbook.cli import main
 
     assert main(["links", "--hub", "https://hub.example.org/"]) == 0
     printed = capsys.readouterr().out
@@ -146,7 +146,7 @@ def test_a_repository_that_is_not_on_github_is_refused_with_what_to_do(monkeypat
 
 
 def test_links_for_a_course_repository_open_the_release_there_and_offer_no_colab_badge(capsys):
-    from sbert_workbook.app.cli import main
+    from sbert_workbook.cli import main
 
     assert main(["links", "--hub", "https://hub.example.org", "--repo", "https://github.com/teacher/course"]) == 0
     printed = capsys.readouterr().out

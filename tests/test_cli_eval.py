@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from sbert_workbook.app.cli import main
+from sbert_workbook.cli import main
 
 
 def test_eval_json_reports_the_table_and_what_produced_it(capsys, shared_data):

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from sbert_workbook.app.cli import main
+from sbert_workbook.cli import main
 from sbert_workbook.diagnosis.page import as_html, write_report
 from sbert_workbook.diagnosis.run import diagnose
 

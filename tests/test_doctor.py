@@ -10,7 +10,7 @@ import pytest
 import sbert_workbook.data.finding as finding
 import sbert_workbook.data.hub as data_hub
 from sbert_workbook.environment import doctor
-from sbert_workbook.app.cli import main
+from sbert_workbook.cli import main
 from sbert_workbook.environment.predownload import DEFAULT_MODELS, NeedsNetworkError, hub_data_sources, predownload
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

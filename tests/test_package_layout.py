@@ -20,7 +20,7 @@ LAYERS = {
     "environment": 5, "solutions": 5, "checks": 5, "diagnosis": 5, "cost": 5,
     "runner": 6,
     "classroom": 7, "book": 7,
-    "app": 8, "installs": 8,
+    "installs": 8, "cli": 8,
     "lessons": 9,
     # a lesson's manifest is data (sizes, equations, paper links; 04's reads a model size from training): it sits just
     # above what it reads, so 07's diagnosis and the command line take 07's sizes from it and write no copy of their own
@@ -90,7 +90,7 @@ def test_no_import_goes_upward_in_the_layer_order():
 def test_the_layer_check_catches_an_upward_import(tmp_path, monkeypatch):
     fake = tmp_path / "sbert_workbook"
     (fake / "data").mkdir(parents=True)
-    (fake / "data" / "bad.py").write_text("from sbert_workbook.training.fitting import fit\nfrom ..app import cli\n")
+    (fake / "data" / "bad.py").write_text("from sbert_workbook.training.fitting import fit\nfrom ..classroom import room\n")
     (fake / "mlm").mkdir()
     (fake / "mlm" / "side.py").write_text("from sbert_workbook.anisotropy.metrics import mean_cosine\n")
     monkeypatch.setattr(f"{__name__}.PACKAGE", fake)
@@ -163,12 +163,12 @@ def test_no_import_cycle():
 
 def test_the_cycle_check_catches_a_cycle_through_a_function_level_import(tmp_path):
     fake = tmp_path / "sbert_workbook"
-    (fake / "app").mkdir(parents=True)
-    (fake / "app" / "one.py").write_text("from sbert_workbook.app.two import X\n")
-    (fake / "app" / "two.py").write_text("def f():\n    from sbert_workbook.app import one\n")
-    (fake / "app" / "three.py").write_text("from . import one\n")
+    (fake / "runner").mkdir(parents=True)
+    (fake / "runner" / "one.py").write_text("from sbert_workbook.runner.two import X\n")
+    (fake / "runner" / "two.py").write_text("def f():\n    from sbert_workbook.runner import one\n")
+    (fake / "runner" / "three.py").write_text("from . import one\n")
     paths = sorted(fake.rglob("*.py"))
-    assert [sorted(cycle[:-1]) for cycle in import_cycles_under(fake, paths)] == [["sbert_workbook.app.one", "sbert_workbook.app.two"]]
+    assert [sorted(cycle[:-1]) for cycle in import_cycles_under(fake, paths)] == [["sbert_workbook.runner.one", "sbert_workbook.runner.two"]]
 
 
 def import_cycles_under(root: Path, paths: list[Path]) -> list[list[str]]:

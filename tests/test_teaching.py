@@ -130,7 +130,7 @@ def test_every_command_the_guide_names_exists():
     text = GUIDE.read_text(encoding="utf-8")
     script = (REPO / "workbook").read_text(encoding="utf-8")
     script_commands = set(re.findall(r"^\s{4}([\w-]+)\)", script, re.M))
-    from sbert_workbook.app.cli import build_parser
+    from sbert_workbook.cli import build_parser
 
     cli_commands = set(next(a for a in build_parser()._actions if a.dest == "command").choices)
     unknown = sorted({c for c in re.findall(r"\./workbook ([\w-]+)", text) if c not in script_commands}
