@@ -6,4 +6,5 @@ layer-wise anisotropy; the singular spectrum, alignment and uniformity are in
 they occur, ``sentence_frequency`` asks whether a sentence's word frequency decides where its vector sits
 (distance from the mean, raw and whitened, and density under a Gaussian fit), ``plots`` draws the figures.
 Reads embeddings from ``encoding``; writes nothing.
+Imported by: diagnosis, solutions and lessons.
 """

@@ -4,6 +4,6 @@
 notebook's purpose and objectives (every notebook from ``00_start_here.ipynb`` to the last); ``assets`` copies the
 JavaScript the pages need out of the repository's ``book/`` folder (npm's ``package.json`` and ``node_modules/``), so
 the book opens with no network; ``handouts`` writes one printable page per notebook. Not to be confused with the
-repository's ``book/`` (the npm folder) or ``build/book/`` (the output). Layer 7: it reads about, data, the
-manifests, runner and teaching.
+repository's ``book/`` (the npm folder) or ``build/book/`` (the output). Layer 7.
+Imported by: cli and installs.
 """

@@ -5,6 +5,6 @@ keeps a room's preheated kernels for their visitors; ``voila_server`` is Voilà 
 kernels installed; ``explorers`` draws the embedding and pair explorers on ``teaching.widgets.interactive_figure``;
 ``page_setup`` keeps an explorer's set-up output (progress bars, logs, paths) off the page; ``pages`` opens the app
 in headless Chromium and times each page to its first figure (the browser tests, binder-check, the load tools).
-The repository's ``classroom/`` folder holds the two notebooks this package serves. Layer 7: it reads data, encoding,
-evaluation, settings, teaching and runner.
+The repository's ``classroom/`` folder holds the two notebooks this package serves. Layer 7.
+Imported by: cli and installs.
 """

@@ -5,6 +5,8 @@
 Data flows one way: ``registry`` → ``finding`` / ``readers`` / ``hub`` → ``loaders`` → ``corpora``
 (plain sentence lists: a search corpus, BERT-flow's unlabeled fitting sentences in ``05``); ``records``
 holds the typed results and the two errors.
+Imported by: evaluation, calibration, training, diagnosis, environment, runner, book, classroom, cli, installs, lessons
+and the package's __init__.
 """
 from sbert_workbook.data.finding import find_local
 from sbert_workbook.data.loaders import load_nli, load_sts

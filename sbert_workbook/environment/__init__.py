@@ -4,5 +4,6 @@
 ``predownload`` fills the Hugging Face caches for an offline room; ``memory`` says before anything loads whether a
 notebook's measured peak (``notebook_peaks.json``) fits in what ``free_memory`` finds (a container's limit included);
 ``resident`` reads a process's resident memory; ``bert_base_standin`` writes a bert-base-uncased-shaped model offline.
-Layer 5: it reads data, devices, encoding, evaluation, forecast and settings.
+Layer 5.
+Imported by: runner, cli, installs, lessons and the package's __init__.
 """

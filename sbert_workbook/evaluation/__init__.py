@@ -11,6 +11,10 @@ cross-encoder would cost instead (taught in ``04``), ``provenance``
 makes every table say which model, pooling, aggregation and split produced it (``00``), ``plots``
 draws STS results. ``thresholds`` chooses a threshold on one split and reads it on another, ``probabilities`` makes a
 score a probability (isotonic, logistic) and measures its calibration (reliability, ECE), ``minimal_pairs`` builds
-CheckList-style perturbations of a sentence against its paraphrase (all three taught in ``09``). Reads from ``data`` and
-``encoding``; the lesson subpackages build on it.
+CheckList-style perturbations of a sentence against its paraphrase (all three taught in ``09``). ``uncertainty`` gives
+the 95 % intervals (paired bootstrap over test pairs, seeds, σ/√n), ``interval_plots`` the forest plot of differences,
+``geometry_intervals`` intervals for changes in alignment and uniformity, ``rerank`` retrieval then reranking (``08``).
+Reads from ``data`` and ``encoding``; the lesson subpackages build on it.
+Imported by: anisotropy, calibration, mlm, training, checks, cost, diagnosis, environment, solutions, classroom, cli,
+lessons and the package's __init__.
 """

@@ -7,4 +7,5 @@ lesson up, runs an experiment and reports it lives here, one module per notebook
 (a table with its caption, computed sentences, figures and recorded verdicts), ``manifest`` (the manifests' shape).
 The top layer: nothing in the package imports it. Introduced in ``00_start_here.ipynb``; docs/adding-a-lesson.md
 says how to add a lesson.
+Imported by: nothing in the package.
 """

@@ -4,4 +4,5 @@
 ``tiny`` trains a small ``BertForMaskedLM`` on it live and compares its logits with
 PMI(x, c) + log p(x), ``head`` reads top-k [MASK] predictions from a real model's MLM head,
 ``plots`` draws the figures.
+Imported by: checks, diagnosis, solutions and lessons.
 """

@@ -2,10 +2,13 @@
 
 The notebooks show these beside what the student measures (``02``, ``03``, ``04``, ``05``); prose never
 types them. One module per paper: :mod:`.sbert` (Sentence-BERT), :mod:`.bert_flow` (BERT-flow),
-:mod:`.simcse` and :mod:`.simcse_recipe` (SimCSE); the records themselves are in :mod:`.table`.
+:mod:`.simcse` and :mod:`.simcse_recipe` (SimCSE), :mod:`.sbert_recipe` (SBERT's training recipe); the records
+themselves are in :mod:`.table`, which rows beat which in :mod:`.comparisons` and the choices behind each quoted table
+(pooling, aggregation, which subsets) in :mod:`.protocol`.
 ``tests/test_published.py`` pins every value to the paper's text. Values are Spearman ρ × 100 unless a
 table says otherwise; ``None`` is a cell the paper leaves empty. Metadata a paper does not state is
 marked ``[inferred: why]`` (``PublishedTable.inferred()`` lists a table's).
+Imported by: evaluation, anisotropy, calibration, manifests, training, checks, solutions and lessons.
 """
 from __future__ import annotations
 

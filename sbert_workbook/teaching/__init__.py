@@ -4,4 +4,5 @@ figure (``widgets.interactive_figure``) and predict-then-run questions (``predic
 
 Met in ``00_start_here.ipynb`` (the first exercise) and ``01_mlm_to_similarity.ipynb`` (the first verdict); every
 lesson uses them. Layer 0: nothing here imports the rest of the package.
+Imported by: calibration, training, solutions, runner, book, classroom, installs and lessons.
 """

@@ -12,5 +12,8 @@ architectures, training curves and the before/after table.
 Contrastive learning (``06_contrastive_simcse.ipynb``): ``contrastive`` holds InfoNCE and SimCSE (fit's
 ``simcse`` objective, its MLP, dropout and the unsupervised pairs), ``gradient_cache`` keeps every in-batch
 negative when ``fit`` must split a batch, ``isotropy`` scores trained models and calibrators as rows of one
-table, ``contrastive_plots`` draws a run's alignment–uniformity path and the singular spectra.
+table, ``contrastive_plots`` draws a run's alignment–uniformity path and the singular spectra, ``bag_of_words``
+is 06's cone start (word vectors averaged). ``seeds`` runs one recipe over several seeds and ``scratch`` gives
+folders removed when the process exits.
+Imported by: manifests, diagnosis, lessons and the package's __init__.
 """
