@@ -29,7 +29,7 @@ PACKAGE_FILES = {"__init__": "the package's __init__", "__main__": "the package'
 
 
 def room_folder(room: str) -> Path:
-    """Where a room lives: ``sbert_workbook/NAME/`` (``manifests``: ``lessons/manifests/``) or ``sbert_workbook/NAME.py``."""
+    """Where a room lives: its folder under ``sbert_workbook`` (``manifests``: ``lessons/manifests``), or its one module."""
     package = layout.PACKAGE
     if room == "manifests":
         return package / "lessons" / "manifests"
