@@ -27,7 +27,6 @@ import sys
 
 if "google.colab" in sys.modules:
     import subprocess
-
     # the workbook at the version this notebook was released with ({GIT_REF}), not the repository's latest
     subprocess.run([sys.executable, "-m", "pip", "install", "-q", "{about.pip_requirement()}"], check=True)
     from google.colab import output

@@ -119,7 +119,7 @@ def lesson_mode(lesson_manifest: Manifest, parameter, device: torch.device, fore
     if announce:
         if forecasts:
             print(forecast_line(forecasts, model_name))
-        print(f"mode: {mode} ({why})")
+        print(f"quick mode: {'on' if mode == 'quick' else 'off'} ({mode} mode; {why})")
         if forecasts and mode in forecasts and forecasts[mode].total_s > budget_s():
             print(f"  note: {mode} mode is predicted to take {duration(forecasts[mode].total_s)} here, beyond the "
                   f"budget of {duration(budget_s())}.")
