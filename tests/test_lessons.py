@@ -7,6 +7,7 @@ cell is the lesson's set-up call; every size comes from the lesson's manifest (t
 """
 from __future__ import annotations
 
+import ast
 import json
 import re
 import sys
@@ -151,3 +152,102 @@ def test_begin_resolves_the_mode_seeds_turns_captions_on_and_prints_the_sizes(ca
     assert captions == [True], "begin turns the tables' provenance captions on"
     with pytest.raises(AttributeError, match="has no size"):
         lesson.sizes.NO_SUCH_SIZE
+
+
+# ----------------------------------------------------------------------------- one shape for every lesson
+LESSONS_ROOT = REPO / "sbert_workbook" / "lessons"
+#: Lessons not yet in the one shape, by the problem lesson_shape_problems names (the set empties as each moves).
+ALLOWED_TODAY = {
+    "nb00: not a package (lessons/nb00/__init__.py)", "nb01: not a package (lessons/nb01/__init__.py)",
+    "nb03: __init__.py defines summary_report (re-exports only)",
+    "nb04: lesson.py defines no NOTEBOOK", "nb04: lesson.py defines no begin",
+    "nb04: __init__.py does not re-export begin from .lesson",
+    "nb05: lesson.py defines no NOTEBOOK", "nb05: lesson.py defines no begin",
+    "nb05: __init__.py does not re-export begin from .lesson",
+    "nb06: lesson.py defines no NOTEBOOK", "nb06: lesson.py defines no begin",
+    "nb06: __init__.py does not re-export begin from .lesson",
+    "nb07: lesson.py defines no NOTEBOOK", "nb07: lesson.py defines no begin",
+    "nb07: __init__.py does not re-export begin from .lesson",
+    "nb08: lesson.py defines no NOTEBOOK", "nb08: lesson.py defines no begin",
+    "nb08: __init__.py does not re-export begin from .lesson",
+    "nb09: lesson.py defines no NOTEBOOK", "nb09: lesson.py defines no begin",
+    "nb09: __init__.py does not re-export begin from .lesson",
+    "missing tests/test_lesson_00.py", "missing tests/test_lesson_01.py", "missing tests/test_lesson_04.py",
+    "missing tests/test_lesson_05.py", "missing tests/test_lesson_06.py", "missing tests/test_lesson_07.py",
+    "missing tests/test_lesson_08.py", "missing tests/test_lesson_09.py",
+    "tests/test_lesson04.py: name it test_lesson_04.py", "tests/test_lesson05.py: name it test_lesson_05.py",
+    "tests/test_lesson06.py: name it test_lesson_06.py", "tests/test_lesson08.py: name it test_lesson_08.py",
+    "tests/test_lesson09.py: name it test_lesson_09.py",
+}
+
+
+def top_level_names(path: Path) -> set[str]:
+    """The names a module defines or assigns at its top level."""
+    names = set()
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names.update(target.id for target in targets if isinstance(target, ast.Name))
+    return names
+
+
+def lesson_shape_problems(lessons_root: Path, numbers: list[str]) -> list[str]:
+    """What keeps each lesson ``nbNN`` from the one shape: a package whose ``lesson.py`` holds ``NOTEBOOK`` and
+    ``begin``, and whose ``__init__.py`` only re-exports (``begin`` from ``.lesson`` among them)."""
+    problems = []
+    for number in numbers:
+        package = lessons_root / f"nb{number}"
+        if not (package / "__init__.py").is_file():
+            problems.append(f"nb{number}: not a package (lessons/nb{number}/__init__.py)")
+            continue
+        defined = top_level_names(package / "lesson.py") if (package / "lesson.py").is_file() else set()
+        problems += [f"nb{number}: lesson.py defines no {name}" for name in ("NOTEBOOK", "begin") if name not in defined]
+        init = ast.parse((package / "__init__.py").read_text(encoding="utf-8"))
+        problems += [f"nb{number}: __init__.py defines {node.name} (re-exports only)" for node in init.body
+                     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
+        from_lesson = {alias.name for node in init.body if isinstance(node, ast.ImportFrom)
+                       and (node.module or "").split(".")[-1] == "lesson" for alias in node.names}
+        if "begin" not in from_lesson:
+            problems.append(f"nb{number}: __init__.py does not re-export begin from .lesson")
+    return problems
+
+
+def lesson_test_problems(tests_root: Path, numbers: list[str]) -> list[str]:
+    """Each lesson's tests in ``tests/test_lesson_NN.py``, and no test file named another way."""
+    problems = [f"missing tests/test_lesson_{number}.py" for number in numbers if not (tests_root / f"test_lesson_{number}.py").is_file()]
+    problems += [f"tests/{path.name}: name it test_lesson_{path.stem[len('test_lesson'):]}.py"
+                 for path in sorted(tests_root.glob("test_lesson[0-9]*.py"))]
+    return problems
+
+
+def lesson_numbers() -> list[str]:
+    return [lesson.notebook[:2] for lesson in all_manifests()]
+
+
+def test_every_lesson_has_the_one_shape():
+    problems = set(lesson_shape_problems(LESSONS_ROOT, lesson_numbers()))
+    assert not problems - ALLOWED_TODAY, "lessons out of shape (docs/adding-a-lesson.md):\n" + "\n".join(sorted(problems - ALLOWED_TODAY))
+
+
+def test_every_lesson_has_its_test_file():
+    problems = set(lesson_test_problems(REPO / "tests", lesson_numbers()))
+    assert not problems - ALLOWED_TODAY, "\n".join(sorted(problems - ALLOWED_TODAY))
+
+
+def test_allowed_today_names_only_problems_that_remain():
+    remaining = set(lesson_shape_problems(LESSONS_ROOT, lesson_numbers())) | set(lesson_test_problems(REPO / "tests", lesson_numbers()))
+    assert not ALLOWED_TODAY - remaining, f"fixed, so take them out of ALLOWED_TODAY: {sorted(ALLOWED_TODAY - remaining)}"
+
+
+def test_the_shape_check_catches_begin_elsewhere_a_def_in_init_and_a_misnamed_test(tmp_path):
+    (tmp_path / "nb10").mkdir()
+    (tmp_path / "nb10" / "__init__.py").write_text('"""10."""\nfrom .setup import begin\n\ndef report():\n    pass\n')
+    (tmp_path / "nb10" / "setup.py").write_text('NOTEBOOK = "10_x"\n\ndef begin():\n    pass\n')
+    (tmp_path / "nb11.py").write_text('def begin():\n    pass\n')
+    assert sorted(lesson_shape_problems(tmp_path, ["10", "11"])) == [
+        "nb10: __init__.py defines report (re-exports only)", "nb10: __init__.py does not re-export begin from .lesson",
+        "nb10: lesson.py defines no NOTEBOOK", "nb10: lesson.py defines no begin", "nb11: not a package (lessons/nb11/__init__.py)"]
+    (tmp_path / "test_lesson10.py").write_text("")
+    assert lesson_test_problems(tmp_path, ["10"]) == ["missing tests/test_lesson_10.py", "tests/test_lesson10.py: name it test_lesson_10.py"]
