@@ -134,12 +134,12 @@ def test_auto_sets_a_pretrained_student_aside_only_on_a_cpu_unless_asked(monkeyp
     import torch
 
     from sbert_workbook.encoding.resolve import ResolvedModel, resolve_model
-    from sbert_workbook.lessons.nb04 import models
+    from sbert_workbook.lessons.nb04 import lesson as set_up
 
     reference = resolve_model("embedded")
     found = ResolvedModel(model, Path("/hub/bert-base-uncased"), "hub cache", "bert-base-uncased", "main", "found in the cache")
-    monkeypatch.setattr(models, "resolve_model", lambda name: found)
-    source, why = models.student_source(model, reference, torch.device(device), fine_tune)
+    monkeypatch.setattr(set_up, "resolve_model", lambda name: found)
+    source, why = set_up.student_source(model, reference, torch.device(device), fine_tune)
     assert (source is found) == kept and (source is reference) != kept
     assert bool(why) != kept
     if not kept:
@@ -150,20 +150,20 @@ def test_the_embedded_model_is_never_set_aside():
     import torch
 
     from sbert_workbook.encoding.resolve import resolve_model
-    from sbert_workbook.lessons.nb04 import models
+    from sbert_workbook.lessons.nb04 import lesson as set_up
 
     reference = resolve_model("embedded")
-    source, why = models.student_source("embedded", reference, torch.device("cpu"), False)
+    source, why = set_up.student_source("embedded", reference, torch.device("cpu"), False)
     assert source.model_id == reference.model_id and why == ""
 
 
 def test_a_pretrained_student_learns_at_the_papers_rate_and_a_random_one_at_its_modes_student_lr():
     from types import SimpleNamespace
 
-    from sbert_workbook.lessons.nb04 import models
+    from sbert_workbook.lessons.nb04 import lesson as set_up
     from sbert_workbook.published.sbert_recipe import SBERT_NLI_RECIPE
 
-    student_lr = models.Lesson04.student_lr.fget
+    student_lr = set_up.Lesson04.student_lr.fget
     for mode in ("quick", "full"):
         sizes = SimpleNamespace(**manifest("04").sizes_for(mode))
         assert student_lr(SimpleNamespace(pretrained_student=True, sizes=sizes)) == 2e-5 == SBERT_NLI_RECIPE.settings["learning rate"]

@@ -1,7 +1,7 @@
 """Lesson 04, Sentence-BERT's siamese fine-tuning: its set-up, experiments and reports (``04_siamese_finetuning.ipynb``).
 
 The notebook's cells write the objectives as their equations and make each experiment's one call; the calls here set
-the lesson up (:mod:`.models`), train and report the cross-encoder against the bi-encoder (:mod:`.cross`, §1), put
+the lesson up (:mod:`.lesson`), train and report the cross-encoder against the bi-encoder (:mod:`.cross`, §1), put
 the objectives beside sentence-transformers and print the recipe (:mod:`.objectives`, §3–4), train the student in
 two stages over seeds (:mod:`.stages`, §5), run the ablation and its seeds (:mod:`.ablation`, §6) and resume an
 interrupted run (:mod:`.resume`, §7). Each report returns a table with its caption, the sentences its numbers make,
@@ -16,7 +16,7 @@ from sbert_workbook.lessons.nb04.cross import (
     afs_report, cost_report, cross_vs_bi_report, paper_cost, predict_growth, table2_report, time_both, train_cross_and_bi_encoder,
     trained_cross_encoder,
 )
-from sbert_workbook.lessons.nb04.models import (
+from sbert_workbook.lessons.nb04.lesson import (
     NOTEBOOK, Lesson04, architectures, begin, free, models_report, reference_as_siamese,
 )
 from sbert_workbook.lessons.nb04.objectives import (

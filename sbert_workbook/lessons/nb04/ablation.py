@@ -9,7 +9,7 @@ from sbert_workbook.teaching.predict import predict_question
 from sbert_workbook.evaluation import uncertainty
 from sbert_workbook.evaluation.interval_plots import interval_forest_figure
 from sbert_workbook.evaluation.provenance import describe_split, inherit_provenance, with_provenance
-from sbert_workbook.lessons.nb04.models import NOTEBOOK, Lesson04, free
+from sbert_workbook.lessons.nb04.lesson import NOTEBOOK, Lesson04, free
 from sbert_workbook.lessons.report import Report, verdict
 from sbert_workbook.published import SBERT_TABLE2, SBERT_TABLE6, SBERT_TABLE6_CONCATENATIONS, SBERT_TABLE6_SEEDS
 from sbert_workbook.training import ablations, seeds

@@ -21,7 +21,7 @@ from sbert_workbook.evaluation import search, uncertainty
 from sbert_workbook.evaluation.interval_plots import interval_forest_figure
 from sbert_workbook.evaluation.provenance import describe_split, with_provenance
 from sbert_workbook.evaluation.sts import score_pairs
-from sbert_workbook.lessons.nb04.models import Lesson04, free
+from sbert_workbook.lessons.nb04.lesson import Lesson04, free
 from sbert_workbook.lessons.report import Report
 from sbert_workbook.published import SBERT_CLUSTERING_COST, SBERT_TABLE2, SBERT_TABLE3
 from sbert_workbook.published.sbert_recipe import SBERT_STSB_RECIPE

@@ -15,7 +15,7 @@ import torch
 
 from sbert_workbook.data.loaders import load_nli
 from sbert_workbook.evaluation.provenance import with_provenance
-from sbert_workbook.lessons.nb04.models import Lesson04
+from sbert_workbook.lessons.nb04.lesson import Lesson04
 from sbert_workbook.lessons.report import Report
 from sbert_workbook.published.sbert_recipe import SBERT_NLI_RECIPE, SBERT_STSB_RECIPE
 from sbert_workbook.training import examples, losses

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sbert_workbook.data.loaders import load_nli
-from sbert_workbook.lessons.nb04.models import Lesson04, free
+from sbert_workbook.lessons.nb04.lesson import Lesson04, free
 from sbert_workbook.lessons.report import Report
 from sbert_workbook.training import examples
 from sbert_workbook.training.fitting import TrainingConfig, TrainingResult, fit

@@ -17,7 +17,7 @@ from sbert_workbook.evaluation import uncertainty
 from sbert_workbook.evaluation.interval_plots import interval_forest_figure
 from sbert_workbook.evaluation.provenance import with_provenance
 from sbert_workbook.evaluation.sts import SEVEN_STS_SETS, evaluate_sts
-from sbert_workbook.lessons.nb04.models import NOTEBOOK, Lesson04, free
+from sbert_workbook.lessons.nb04.lesson import NOTEBOOK, Lesson04, free
 from sbert_workbook.lessons.report import Report, verdict
 from sbert_workbook.published import SBERT_TABLE2
 from sbert_workbook.published.sbert_recipe import SBERT_NLI_RECIPE, SBERT_STSB_RECIPE
