@@ -6,7 +6,7 @@ code, each experiment's one call); the calls here set it up, run each experiment
 captions, sentences computed from the numbers, figures with their intervals, and the verdicts tools/story_check.py
 compares. One module per part of the notebook:
 
-* :mod:`.setup` (§1): the model, the data, every sentence encoded once, what a section no longer needs released;
+* :mod:`.lesson` (§1): the model, the data, every sentence encoded once, what a section no longer needs released;
 * :mod:`.linear_fixes` (§2-§5): raw cosines, SN, NATSV's k, whitening and Su et al.'s two reasons for it;
 * :mod:`.flow_steps` (§6): the change of variables, the banana, invertibility, Glow's recipe and one fit;
 * :mod:`.seven_sets`, :mod:`.published_rows`, :mod:`.protocol_effects` (§7, §7.1): the seven-set table, its
@@ -27,7 +27,7 @@ from sbert_workbook.lessons.nb05.linear_fixes import (choose_natsv_k, natsv_repo
 from sbert_workbook.lessons.nb05.pictures import before_after, flow_explorer, training_curves
 from sbert_workbook.lessons.nb05.protocol_effects import protocol_effects, protocol_report
 from sbert_workbook.lessons.nb05.published_rows import nli_trained_report, published_report
-from sbert_workbook.lessons.nb05.setup import (NOTEBOOK, Lesson05, begin, data_report, encode_once,
+from sbert_workbook.lessons.nb05.lesson import (NOTEBOOK, Lesson05, begin, data_report, encode_once,
                                                keep_what_later_sections_read)
 from sbert_workbook.lessons.nb05.seven_sets import (aggregation_report, calibration_verdicts, seven_set_tables,
                                                     tables_report)

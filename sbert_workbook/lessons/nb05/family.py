@@ -13,7 +13,7 @@ from sbert_workbook.calibration import family as gaussianisation
 from sbert_workbook.evaluation.interval_plots import interval_forest_figure
 from sbert_workbook.evaluation.provenance import with_provenance
 from sbert_workbook.evaluation.similarity import cosine_similarity
-from sbert_workbook.lessons.nb05.setup import Lesson05
+from sbert_workbook.lessons.nb05.lesson import Lesson05
 from sbert_workbook.lessons.report import Report
 
 LIKELIHOOD, ISOTROPY, STS = "held-out log-likelihood (nats/dim)", "mean cosine, held-out pairs", "STS avg"

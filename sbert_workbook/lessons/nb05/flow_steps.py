@@ -18,7 +18,7 @@ from sbert_workbook.evaluation import uncertainty
 from sbert_workbook.evaluation.interval_plots import interval_forest_figure
 from sbert_workbook.evaluation.provenance import with_provenance
 from sbert_workbook.evaluation.similarity import cosine_similarity
-from sbert_workbook.lessons.nb05.setup import NOTEBOOK, Lesson05
+from sbert_workbook.lessons.nb05.lesson import NOTEBOOK, Lesson05
 from sbert_workbook.lessons.report import Report, verdict
 
 #: How many STS-B sentences exercise 6.4 hides behind their latent codes.

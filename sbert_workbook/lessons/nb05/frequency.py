@@ -14,7 +14,7 @@ from sbert_workbook.calibration import family as gaussianisation
 from sbert_workbook.calibration import word_vectors as fixes
 from sbert_workbook.encoding import glove
 from sbert_workbook.evaluation.provenance import with_provenance
-from sbert_workbook.lessons.nb05.setup import Lesson05
+from sbert_workbook.lessons.nb05.lesson import Lesson05
 from sbert_workbook.lessons.report import Report
 
 SHARE, LINK = "top direction's share of energy", "|Spearman| with mean log-frequency"

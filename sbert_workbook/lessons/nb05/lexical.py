@@ -16,7 +16,7 @@ from sbert_workbook.evaluation import uncertainty
 from sbert_workbook.evaluation.interval_plots import interval_forest_figure
 from sbert_workbook.evaluation.provenance import describe_split, with_provenance
 from sbert_workbook.evaluation.similarity import cosine_similarity
-from sbert_workbook.lessons.nb05.setup import Lesson05
+from sbert_workbook.lessons.nb05.lesson import Lesson05
 from sbert_workbook.lessons.report import Report
 
 LEX_OPTIONS = ["the raw static cosine", "the gold scores", "about the same"]

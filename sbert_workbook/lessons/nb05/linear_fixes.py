@@ -16,7 +16,7 @@ from sbert_workbook.teaching.predict import predict_question
 from sbert_workbook.calibration import calibrators, plots
 from sbert_workbook.evaluation.provenance import with_provenance
 from sbert_workbook.evaluation.similarity import cosine_similarity
-from sbert_workbook.lessons.nb05.setup import NOTEBOOK, Lesson05
+from sbert_workbook.lessons.nb05.lesson import NOTEBOOK, Lesson05
 from sbert_workbook.lessons.report import Report, verdict
 
 #: How far from the identity a whitened covariance may be and still count as the identity "to rounding" (the package

@@ -5,7 +5,7 @@ from sbert_workbook.calibration import calibrators, plots
 from sbert_workbook.calibration.flow import COUPLINGS
 from sbert_workbook.evaluation.similarity import cosine_similarity
 from sbert_workbook.evaluation.sts import correlations
-from sbert_workbook.lessons.nb05.setup import Lesson05
+from sbert_workbook.lessons.nb05.lesson import Lesson05
 from sbert_workbook.lessons.report import Report
 
 PICTURE_VIEW = "static"

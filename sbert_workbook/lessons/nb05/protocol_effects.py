@@ -10,7 +10,7 @@ from sbert_workbook import published
 from sbert_workbook.calibration import calibrators, protocol
 from sbert_workbook.evaluation.interval_plots import interval_forest_figure
 from sbert_workbook.evaluation.provenance import with_provenance
-from sbert_workbook.lessons.nb05.setup import Lesson05
+from sbert_workbook.lessons.nb05.lesson import Lesson05
 from sbert_workbook.lessons.report import Report
 
 

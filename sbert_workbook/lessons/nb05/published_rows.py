@@ -8,7 +8,7 @@ from IPython.display import Markdown
 
 from sbert_workbook import published
 from sbert_workbook.evaluation.provenance import describe_split, with_provenance
-from sbert_workbook.lessons.nb05.setup import Lesson05
+from sbert_workbook.lessons.nb05.lesson import Lesson05
 from sbert_workbook.lessons.report import Report
 
 FLOW_T, FLOW_N = "BERT-base-flow (target)", "BERT-base-flow (NLI)"

@@ -16,7 +16,7 @@ from sbert_workbook.calibration import calibrators, plots, protocol
 from sbert_workbook.calibration.compare import compare_calibrators
 from sbert_workbook.evaluation.interval_plots import interval_forest_figure
 from sbert_workbook.evaluation.provenance import table_caption, with_provenance
-from sbert_workbook.lessons.nb05.setup import NOTEBOOK, Lesson05
+from sbert_workbook.lessons.nb05.lesson import NOTEBOOK, Lesson05
 from sbert_workbook.lessons.report import Report, verdict
 
 #: The views whose verdicts the section records: the two untrained ones and the (possibly trained) mean pooling.

@@ -11,7 +11,7 @@ from sbert_workbook.calibration import word_vectors as fixes
 from sbert_workbook.encoding import glove
 from sbert_workbook.evaluation.interval_plots import interval_forest_figure
 from sbert_workbook.evaluation.sts import score_pairs
-from sbert_workbook.lessons.nb05.setup import Lesson05
+from sbert_workbook.lessons.nb05.lesson import Lesson05
 from sbert_workbook.lessons.report import Report
 
 PLAIN, SIF = "avg GloVe", "SIF (weights + remove 1st PC)"
