@@ -166,7 +166,6 @@ ALLOWED_TODAY = {
     "missing tests/test_lesson_07.py",
     "missing tests/test_lesson_08.py",
     "missing tests/test_lesson_09.py",
-    "nb03: __init__.py defines summary_report (re-exports only)",
     "nb06: __init__.py does not re-export begin from .lesson",
     "nb06: lesson.py defines no NOTEBOOK",
     "nb06: lesson.py defines no begin",

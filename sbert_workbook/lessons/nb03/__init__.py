@@ -3,7 +3,7 @@
 The notebook's cells compute the lesson (cosine and Spearman's ρ, mean pooling, the padded tokens of a batch, the
 exercises); the calls here set it up, run each section's experiment and report it: a table with its caption, the
 sentences its numbers make, every apart/tie interval drawn, and the verdicts recorded for tools/story_check.py.
-One module per part of the lesson: :mod:`.lesson` (set-up), :mod:`.sts_basics` (§1), :mod:`.table1` and
+One module per part of the lesson: :mod:`.lesson` (set-up and the Summary), :mod:`.sts_basics` (§1), :mod:`.table1` and
 :mod:`.glove_rows` (§3, §3a), :mod:`.aggregation` (§4), :mod:`.explore` (§5), :mod:`.retrieval` (§6),
 :mod:`.engines` (§7, §8), :mod:`.probes` (§9).
 """
@@ -14,14 +14,13 @@ from sbert_workbook.lessons.nb03.engines import (compare_engines, engines_report
                                                  smart_batching_report, timing_sentences)
 from sbert_workbook.lessons.nb03.explore import pair_explorer, predict_worst, scatter_explorer, worst_pairs_report
 from sbert_workbook.lessons.nb03.glove_rows import averaged_words, glove_report
-from sbert_workbook.lessons.nb03.lesson import NOTEBOOK, Lesson03, begin, what_runs
+from sbert_workbook.lessons.nb03.lesson import NOTEBOOK, Lesson03, begin, summary_report, what_runs
 from sbert_workbook.lessons.nb03.probes import published_probes_report, sick_views, two_ways_report
 from sbert_workbook.lessons.nb03.retrieval import (cross_encoder_cost, judges_report, rerank_report, retrieve_and_rerank,
                                                    search_box, search_index)
 from sbert_workbook.lessons.nb03.sts_basics import demo_report, predict_power
 from sbert_workbook.lessons.nb03.table1 import (neighbours_report, paper_order_report, paper_rows_report,
                                                 published_averages, recompute_table1, table1_report)
-from sbert_workbook.lessons.report import Report
 
 __all__ = [
     "NOTEBOOK", "Lesson03", "begin", "what_runs", "predict_power", "demo_report", "published_averages",
@@ -32,10 +31,3 @@ __all__ = [
     "smart_batching_report", "sick_views", "two_ways_report", "published_probes_report", "summary_report",
 ]
 
-
-def summary_report(lesson: Lesson03) -> Report:
-    """The Summary: every verdict this run's reports recorded, as they recorded it."""
-    if not lesson.verdicts:
-        return Report("No verdict was recorded: run the sections above first.")
-    return Report(f"This run's verdicts ({lesson.mode} mode, {lesson.short_name}):",
-                  *(f"  {claim}: {value}" for claim, value in lesson.verdicts.items()))

@@ -15,6 +15,7 @@ from sbert_workbook.encoding.encoder import Encoder, load_encoder
 from sbert_workbook.encoding.glove import GloveVectors, glove_available, load_glove
 from sbert_workbook.encoding.pooled_views import PooledViews
 from sbert_workbook.evaluation import baselines
+from sbert_workbook.lessons.report import Report
 from sbert_workbook.lessons.setup import Lesson
 from sbert_workbook.lessons.setup import begin as begin_lesson
 
@@ -99,3 +100,10 @@ def what_runs(lesson: Lesson03, trained_model: str) -> str:
             "raw BERT, so they will NOT\nreproduce the paper's raw-BERT rows. Set MODEL = 'bert-base-uncased' (online, or "
             f"after predownload) for those.\n{data}")
 
+
+def summary_report(lesson: Lesson03) -> Report:
+    """The Summary: every verdict this run's reports recorded, as they recorded it."""
+    if not lesson.verdicts:
+        return Report("No verdict was recorded: run the sections above first.")
+    return Report(f"This run's verdicts ({lesson.mode} mode, {lesson.short_name}):",
+                  *(f"  {claim}: {value}" for claim, value in lesson.verdicts.items()))
