@@ -278,7 +278,6 @@ def test_the_room_sentence_is_written_once_and_in_place():
 #: Private imports not yet made public (the set empties as each is fixed).
 PRIVATE_IMPORTS_TODAY = {
     "sbert_workbook/forecast/lessons.py imports _FALSE_WORDS, _TRUE_WORDS from sbert_workbook.settings",
-    "sbert_workbook/lessons/nb07/ladder_and_report.py imports _captioned, _why_not from sbert_workbook.lessons.nb07.measures",
 }
 
 

@@ -1,88 +1,24 @@
-"""Lesson 07 §1–§4: the set-up and the reports of the cone, rogue dimensions, frequency and the model itself
-(``07_your_model.ipynb``); :mod:`sbert_workbook.lessons.nb07` gathers them with §5–§8.
+"""Lesson 07 §2-§4, how the space is shaped: the cone measured four ways, the rogue dimensions and frequency, each
+reported with its caption, its computed sentences, its figures and its verdict (``07_your_model.ipynb``).
 
-The set-up loads MODEL as its authors meant it (a sentence-transformers folder's own pooling, Dense and Normalize;
-load_encoder says which pooling ran and why), samples the seven STS test sets and encodes their sentences once. The
-notebook's cells compute IsoScore and the rogue dimensions' contributions; the calls here report every part of the
-diagnosis (:mod:`sbert_workbook.diagnosis`) with its caption, its computed sentences, its figures and its verdict,
-and collect the parts into the :class:`~sbert_workbook.diagnosis.run.Diagnosis` that §7 writes as a one-page report.
+The notebook's cells compute IsoScore and the rogue dimensions' contributions; the calls here measure the same parts of
+the diagnosis (:mod:`sbert_workbook.diagnosis`) into the lesson's :class:`~sbert_workbook.diagnosis.run.Diagnosis`,
+which §7 writes as a one-page report.
 """
 from __future__ import annotations
-
-import time
-from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
 from sbert_workbook.diagnosis import cone, frequency, rogue, run
-from sbert_workbook.diagnosis.ladder import PairVectors, effect
-from sbert_workbook.diagnosis.run import Diagnosis, Sample
-from sbert_workbook.diagnosis.subjects import Subject
+from sbert_workbook.diagnosis.ladder import effect
 from sbert_workbook.evaluation.interval_plots import interval_forest_figure
 from sbert_workbook.evaluation.provenance import with_provenance
+from sbert_workbook.lessons.nb07.lesson import NOTEBOOK, Lesson07, captioned, why_not
 from sbert_workbook.lessons.report import Report, verdict
-from sbert_workbook.lessons.setup import Lesson
-from sbert_workbook.lessons.setup import begin as begin_lesson
 
-NOTEBOOK = "07_your_model"
 #: IsoScore below this fraction of what isotropic data of the same size scores reads as a cone.
 FAR_BELOW = 0.5
-
-
-@dataclass
-class Lesson07(Lesson):
-    sample: Sample | None = None  # the subject, the STS samples, every sentence and its vector: what each step reads
-    found: Diagnosis | None = None  # the diagnosis, filled in section by section by the steps the CLI runs whole
-
-    @property
-    def subject(self) -> Subject:
-        return self.sample.subject
-
-    @property
-    def sets(self) -> dict | None:
-        return self.sample.sets
-
-    @property
-    def vectors(self) -> np.ndarray:
-        return self.sample.vectors
-
-    @property
-    def pairs(self) -> PairVectors | None:
-        return self.sample.pairs
-
-    @property
-    def split(self) -> str:
-        if self.sets is None:
-            return f"{len(self.vectors)} sentences of the toy language (seed {self.seed})"
-        pairs = ", ".join(f"{name} {len(data)}" for name, data in self.sets.items())
-        return f"{len(self.vectors)} distinct sentences of the STS test pairs sampled (seed {self.seed}): {pairs}"
-
-
-def begin(quick="auto", model="auto", seed=0, device=None, sizes=None) -> Lesson07:
-    """Set the lesson up: load MODEL (printing which pooling runs and why), sample the STS sets, encode their sentences
-    (:func:`sbert_workbook.diagnosis.run.start`, at this mode's sizes from the manifest)."""
-    lesson = begin_lesson(NOTEBOOK, quick, model, seed, device, sizes)
-    sizes = {name: getattr(lesson.sizes, entry) for name, entry in run.SIZE_NAMES.items()}
-    started = time.perf_counter()
-    found, sample = run.start(model, seed, lesson.device, **sizes)
-    print(f"{sample.subject.name}: {len(sample.sentences)} sentences loaded and encoded in "
-          f"{time.perf_counter() - started:.0f} s ({sample.vectors.shape[1]} dimensions)")
-    return Lesson07(**vars(lesson), sample=sample, found=found)
-
-
-def _captioned(table: pd.DataFrame, lesson: Lesson07, aggregation: str) -> pd.DataFrame:
-    return with_provenance(table, model=lesson.subject.name, pooling=lesson.subject.pooling.removeprefix("pooling: "),
-                           aggregation=aggregation, split=lesson.split)
-
-
-def model_report(lesson: Lesson07) -> Report:
-    """§1: which model ran, what kind it is, how it pools and why."""
-    subject = lesson.subject
-    table = pd.DataFrame({"": [subject.name, subject.kind, subject.described, str(lesson.vectors.shape[1]),
-                               str(len(lesson.vectors))]},
-                         index=["model", "kind", "which ran, and how it pools", "dimensions", "sentences encoded"])
-    return Report(_captioned(table, lesson, "n/a (a description)"))
 
 
 def predict_cone(lesson: Lesson07):
@@ -113,7 +49,7 @@ def cone_report(lesson: Lesson07, students_isoscore) -> Report:
     same = "matches" if np.isclose(theirs, ours, atol=1e-9) else f"differs from ({theirs:.4f})"
     reference = measures["IsoScore of isotropic data this size"]
     reading = "far below" if ours < FAR_BELOW * reference else "close to"
-    table = _captioned(pd.Series(measures, name=lesson.subject.name).to_frame().round(4), lesson,
+    table = captioned(pd.Series(measures, name=lesson.subject.name).to_frame().round(4), lesson,
                        "one value over all sentences (mean cosine: every pair i ≠ j)")
     isotropic = np.random.default_rng(lesson.seed).standard_normal(lesson.vectors.shape)
     figure = variance_spectrum_figure({lesson.subject.name: principal_variance_ratios(lesson.vectors),
@@ -152,7 +88,7 @@ def rogue_report(lesson: Lesson07) -> Report:
         shown = top
     ordered = found.informativity
     kept = rogue.order_verdict(ordered)
-    parts = [_captioned(shown.round(4), lesson, "exact mean over all pairs i ≠ j"), said, figure,
+    parts = [captioned(shown.round(4), lesson, "exact mean over all pairs i ≠ j"), said, figure,
              f"Informativity: Spearman between every pair's cosine with all {len(contributions)} dimensions and without "
              f"{dimensions}, over {'the STS test pairs' if lesson.pairs is not None else 'random pairs'}: "
              f"{ordered.described()}. Read against {rogue.ORDER_KEPT} (the whole interval at or above it: the order is "
@@ -166,7 +102,7 @@ def rogue_report(lesson: Lesson07) -> Report:
                   interval_forest_figure({"standardised − as is": interval}, "Seven-set mean Spearman, standardised vs as is")]
         verdicts |= verdict(NOTEBOOK, "STS after standardising the dimensions", effect(interval))
     else:
-        parts.append(f"No STS here: {_why_not(lesson)}.")
+        parts.append(f"No STS here: {why_not(lesson)}.")
     return Report(*parts, verdicts=verdicts)
 
 
@@ -182,7 +118,3 @@ def frequency_report(lesson: Lesson07) -> Report:
     for claim, holds in findings.items():
         verdicts |= verdict(NOTEBOOK, claim, "yes" if holds else "no")
     return Report(table, f"Rarest bucket against the most frequent: {said}.", verdicts=verdicts)
-
-
-def _why_not(lesson: Lesson07) -> str:
-    return f"{lesson.subject.name} reads only its toy language, and the STS sets are English"

@@ -1,21 +1,14 @@
-"""Lesson 07, §5–§8: the fix ladder and its verdict, the alignment–uniformity plane, the one-page report and the other
-models (``07_your_model.ipynb``)."""
+"""Lesson 07 §5-§7, what to do about it: the fix ladder and its verdict, where each fix moves the model on 06's
+alignment–uniformity plane, and the one-page report that gathers the whole diagnosis (``07_your_model.ipynb``)."""
 from __future__ import annotations
 
-import time
-
-import pandas as pd
-
-from sbert_workbook.teaching.predict import predict_question
 from sbert_workbook.diagnosis import plane, run
 from sbert_workbook.diagnosis.ladder import NO_FIX, Ladder
 from sbert_workbook.diagnosis.page import write_report
 from sbert_workbook.evaluation.interval_plots import interval_forest_figure
-from sbert_workbook.lessons.nb07.measures import NOTEBOOK, Lesson07, _captioned, _why_not
+from sbert_workbook.lessons.nb07.lesson import NOTEBOOK, Lesson07, captioned, why_not
 from sbert_workbook.lessons.report import Report, verdict
-
-#: The models §8 tries besides MODEL, as load_subject names them ("auto": bert-base-uncased when its cache is there).
-ZOO = ("embedded", "auto", "tiny-mlm", "glove")
+from sbert_workbook.teaching.predict import predict_question
 
 
 def climb_ladder(lesson: Lesson07) -> Ladder | None:
@@ -27,7 +20,7 @@ def climb_ladder(lesson: Lesson07) -> Ladder | None:
 def predict_ladder(lesson: Lesson07, ladder: Ladder | None):
     """§5's predict question: will any fix lift this model's STS for sure (and by at least a point)?"""
     if ladder is None:
-        return f"No ladder for {lesson.subject.name}: {_why_not(lesson)}."
+        return f"No ladder for {lesson.subject.name}: {why_not(lesson)}."
     options = ["No: it needs no fix", "Yes: one of the fixes"]
     return predict_question(
         f"{lesson.subject.name}: will any rung of the ladder raise its seven-set mean Spearman by a point or more, with "
@@ -41,8 +34,8 @@ def ladder_report(lesson: Lesson07, ladder: Ladder | None) -> Report:
     """§5: Spearman per set for every rung, each change drawn with its interval, the computed verdict, and the best rung
     against the runner-up on the same pairs."""
     if ladder is None:
-        return Report(f"No fix ladder: {_why_not(lesson)}.")
-    table = _captioned(ladder.table.round(2), lesson, "Spearman × 100 of cosine per set (all pairs pooled), avg = mean of the seven")
+        return Report(f"No fix ladder: {why_not(lesson)}.")
+    table = captioned(ladder.table.round(2), lesson, "Spearman × 100 of cosine per set (all pairs pooled), avg = mean of the seven")
     best, runner_up = ladder.best, ladder.runner_up
     said = (f"This model {ladder.verdict()}: " + (f"{ladder.needed} changes its mean by {ladder.intervals[ladder.needed].described()}."
             if ladder.needed else f"the best rung, {best}, changes it by {ladder.intervals[best].described()}."))
@@ -68,8 +61,8 @@ def plane_report(lesson: Lesson07, ladder: Ladder | None) -> Report:
     run.measure_plane(lesson.found, lesson.sample)
     points, moves = lesson.found.plane, lesson.found.plane_moves
     if points is None:
-        return Report(f"No plane: {lesson.found.skipped.get('alignment and uniformity', _why_not(lesson))}.")
-    table = _captioned(points.round(3), lesson, f"alignment over {points.attrs['positives']}; uniformity over "
+        return Report(f"No plane: {lesson.found.skipped.get('alignment and uniformity', why_not(lesson))}.")
+    table = captioned(points.round(3), lesson, f"alignment over {points.attrs['positives']}; uniformity over "
                                                 f"{points.attrs['uniformity over']}")
     whitening = next(name for name in moves if name.startswith("whitening"))
     lines, verdicts = [], {}
@@ -97,46 +90,3 @@ def page_report(lesson: Lesson07, folder="diagnosis") -> Report:
     return Report(f"Headline:\n{headline}",
                   f"Wrote {page} ({page.stat().st_size / 1024:.0f} KB) and {data} ({data.stat().st_size / 1024:.0f} KB): "
                   "open the HTML in a browser; it needs no network and prints on one page.")
-
-
-def zoo_report(lesson: Lesson07) -> Report:
-    """§8: the headline of every other model that loads here (offline: the embedded model, bert-base-uncased when its
-    cache is there, 01's tiny MLM, GloVe), and why any did not run."""
-    rows, seen = {lesson.subject.name: _row(lesson.found, "this notebook's MODEL")}, {lesson.subject.name}
-    sizes = {name: getattr(lesson.sizes, entry) for name, entry in run.SIZE_NAMES.items()}
-    sizes["pairs_per_set"] = lesson.sizes.ZOO_PAIRS_PER_SET
-    for name in ZOO:
-        started = time.perf_counter()
-        try:
-            identity = _identity(name, lesson.sizes.TINY_STEPS)
-            if identity in seen:
-                rows[name] = {"ran": f"no: {name!r} is {identity}, already a row above"}
-                continue
-            found = run.diagnose(name, lesson.seed, lesson.device, progress=False, **sizes)
-        except (RuntimeError, ImportError, OSError) as why:  # no such model here, GloVe not installed, no data
-            rows[name] = {"ran": f"no: {str(why).split('. ')[0]}"}
-            continue
-        seen.add(found.subject)
-        rows[found.subject] = _row(found, f"yes, as {name!r}, in {time.perf_counter() - started:.0f} s")
-    table = _captioned(pd.DataFrame(rows).T, lesson, f"one diagnosis per model ({lesson.sizes.ZOO_PAIRS_PER_SET} pairs per set)")
-    ran = [name for name, row in rows.items() if not str(row.get("ran", "")).startswith("no")]
-    return Report(table, f"Ran: {', '.join(ran)}.")
-
-
-def _identity(name: str, tiny_steps: int) -> str:
-    """The name a diagnosis of ``name`` would carry, found without loading the model."""
-    from sbert_workbook.diagnosis.subjects import GLOVE, TINY_MLM
-    from sbert_workbook.encoding.glove import GLOVE_NAME
-    from sbert_workbook.encoding.resolve import resolve_model
-
-    return {GLOVE: GLOVE_NAME, TINY_MLM: f"tiny MLM ({tiny_steps} steps)"}.get(name) or resolve_model(name).model_id
-
-
-def _row(found, ran: str) -> dict:
-    head = found.headline()
-    return {"ran": ran, "kind": found.kind, "IsoScore": round(head["IsoScore"], 3),
-            "IsoScore, isotropic data this size": round(found.cone["IsoScore of isotropic data this size"], 3),
-            "mean cosine": round(found.cone["mean cosine of random pairs"], 3),
-            "top-3 rogue share": "undefined (E cos near 0)" if head["their share of E cos"] is None
-            else round(head["their share of E cos"], 2),
-            "order without them (Spearman)": round(head["order without them (Spearman)"], 3), "verdict": head["verdict"]}
