@@ -101,7 +101,7 @@ MANIFEST = Manifest(
                  'sbert_workbook.evaluation.geometry:alignment', '2'),
         Equation("why the contrastive objective flattens the spectrum (SimCSE §5, Jensen's inequality on Eq. 6's second term)",
                  '(1/m) Σ_i log((1/m) Σ_j e^{h_iᵀh_j/τ}) ≥ Sum(WWᵀ)/(τm²) ≥ λ_max(WWᵀ)/(τm²) when every h_iᵀh_j > 0',
-                 'sbert_workbook.lessons.nb06.reports_plane:bound_report', '5'),
+                 'sbert_workbook.lessons.nb06.plane_readings:bound_report', '5'),
     ),
     paper_map=(
         PaperLink('SimCSE 2104.08821', '§2 Eq. 1 and Table D.1: InfoNCE, temperature τ = 0.05', '1', 'SIMCSE_TABLE_D1'),

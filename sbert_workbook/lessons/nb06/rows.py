@@ -112,3 +112,8 @@ def rows_table(rows: dict[str, ScoredRow], test_sets) -> tuple[pd.DataFrame, dic
 def kind_of(name: str) -> str:
     """'raw', 'calibrated' (a "+ method (NLI)" row) or 'trained'."""
     return "raw" if name == "raw" else "calibrated" if name.startswith("+") else "trained"
+
+
+def mean_cosine_of(row) -> float:
+    """The mean cosine of unrelated sentences in a row's uniformity sample: how narrow its cone is (§0, §5)."""
+    return isotropy.mean_unrelated_cosine(row.uniform)

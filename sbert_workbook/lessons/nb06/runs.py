@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from sbert_workbook.evaluation.geometry import alignment, uniformity
 from sbert_workbook.lessons.nb06.rows import ScoredRow, score_row
-from sbert_workbook.lessons.nb06.setup import CONE_LEARNING_RATE, LARGE_P, MAX_LENGTH, TAU, Lesson06
+from sbert_workbook.lessons.nb06.lesson import CONE_LEARNING_RATE, LARGE_P, MAX_LENGTH, TAU, Lesson06
 from sbert_workbook.training import contrastive, isotropy
 from sbert_workbook.training.bag_of_words import bag_of_words_row
 from sbert_workbook.training.fitting import TrainingConfig, fit

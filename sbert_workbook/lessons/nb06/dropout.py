@@ -1,5 +1,5 @@
-"""Lesson 06's reports for §3 (dropout is the augmentation) and §4 (supervised SimCSE beside SBERT's objective)
-(``06_contrastive_simcse.ipynb``).
+"""Lesson 06 §3, dropout is the augmentation: what p = 0 does (the predict question), Table 3 quoted, each p from the
+cone over seeds with its interval, one discrete augmentation beside it, and Table 1 quoted (``06_contrastive_simcse.ipynb``).
 
 §3's intervals are spreads over seeds (a t interval over the per-seed differences; each seed draws the same batches for
 every p), drawn as a forest plot beside the table.
@@ -13,10 +13,27 @@ from sbert_workbook import published
 from sbert_workbook.evaluation import uncertainty
 from sbert_workbook.evaluation.interval_plots import interval_forest_figure
 from sbert_workbook.evaluation.provenance import with_provenance
-from sbert_workbook.lessons.nb06.reports_training import path_line, paths_figure
+from sbert_workbook.lessons.nb06.lesson import Lesson06
 from sbert_workbook.lessons.nb06.runs import DROPOUTS
-from sbert_workbook.lessons.nb06.setup import MAX_LENGTH, Lesson06
+from sbert_workbook.lessons.nb06.starts import paths_figure
 from sbert_workbook.lessons.report import Report
+from sbert_workbook.teaching.predict import predict_question
+
+
+def predict_no_dropout(lesson: Lesson06):
+    """§3's predict question: what p = 0 does to unsupervised SimCSE (the paper's Table 3 decides)."""
+    t3 = published.SIMCSE_TABLE3
+    options = ["better than p = 0.1: no noise, cleaner positives", "about the same as p = 0.1", "clearly worse than p = 0.1"]
+    gap = t3.value("Unsup. SimCSE-BERT-base", "p=0.0") - t3.value("Unsup. SimCSE-BERT-base", "p=0.1")
+    return predict_question(
+        "SimCSE trains bert-base with dropout p = 0 instead of the default 0.1: a sentence's positive is then exactly its own "
+        "vector. How does its STS-B dev score compare with p = 0.1?",
+        options, options[2] if gap < -1 else options[1] if abs(gap) <= 1 else options[0],
+        "With p = 0 the two views are one vector: pulling them together teaches nothing, so the loss only pushes "
+        "sentences apart. Uniformity improves, but nothing keeps related sentences close: in SimCSE's Figure 2 the "
+        "alignment of the no-dropout variant 'also degrades drastically' from a good start. A large p is too much noise "
+        "the other way. The next cells print Table 3 and train p = 0, 0.1 and a large p from the cone, several seeds each.")
+
 
 MEASURES = ("alignment", "uniformity", "STS avg (all)")
 DELETION = "delete one word (p = 0.1)"
@@ -79,27 +96,3 @@ def augmentations_report() -> Report:
                   f"'{best}', scores {t1.value(best, 'stsb'):.1f}; dropout alone "
                   f"{t1.value('None (unsup. SimCSE: dropout only)', 'stsb'):.1f}; delete one word without dropout "
                   f"{t1.value('Delete one word, w/o dropout', 'stsb'):.1f}.")
-
-
-def supervised_recipe_report(lesson: Lesson06) -> Report:
-    """§4: the paper's supervised recipe beside what runs here; Table 6's MLP at test, quoted."""
-    d, s = lesson.data, lesson.sizes
-    here = {"data": d.sup.description, "learning rate": 5e-5, "epochs": f"{lesson.steps_for(d.sup)} steps",
-            "max sequence length": MAX_LENGTH, "pooling (test)": f"{lesson.pooling} without the MLP (Table 6 below: a tie for sup)",
-            "batch size": f"{s.BATCH_SIZE} (the cone: {s.CONE_BATCH_SIZE})", "model selection": "the last step (no checkpoint selection)",
-            "start": f"{lesson.resolved.model_id}, and the cone"}
-    recipe = published.SIMCSE_SUP_RECIPE.frame()
-    recipe["this run"] = [str(here.get(setting, "as the paper")) for setting in recipe.index]
-    t6 = published.SIMCSE_TABLE6
-    return Report(with_provenance(recipe, model=f"column value: the paper's bert-base-uncased recipe (quoted); column this run: "
-                                  f"{lesson.resolved.model_id}", pooling="the rows 'pooling (training)' and 'pooling (test)'",
-                                  aggregation="n/a (a recipe)", split="the row 'data'",
-                                  source=published.SIMCSE_SUP_RECIPE.source()),
-                  Markdown(f"**SimCSE {t6.table}** (quoted): [CLS] with the MLP at test vs without, supervised column: "
-                           f"{t6.value('[CLS] w/ MLP', 'sup'):.1f} vs {t6.value('[CLS] w/o MLP', 'sup'):.1f}."))
-
-
-def supervised_report(lesson: Lesson06, runs: dict) -> Report:
-    """§4: each supervised run's path, SimCSE's objective beside SBERT's from the same starts, same steps and batch."""
-    return Report(*(path_line(run) for run in runs.values()),
-                  paths_figure(runs.values(), "Supervised SimCSE vs SBERT's NLI objective: same start, same steps, same batch"))

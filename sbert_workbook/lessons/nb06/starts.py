@@ -1,5 +1,6 @@
-"""Lesson 06's reports for §0–§4: the two starts, InfoNCE at τ = 0.05, the recipes, the training paths, dropout as the
-augmentation and supervised SimCSE beside SBERT's objective (``06_contrastive_simcse.ipynb``).
+"""Lesson 06 §0-§2, two starts and one objective: the cone and the start model measured on the same sentences,
+04's in-batch negatives as InfoNCE at τ = 0.05, SimCSE's unsupervised recipe, and each run's path on the plane
+(``06_contrastive_simcse.ipynb``).
 
 Every function returns a :class:`~sbert_workbook.lessons.report.Report` whose sentences are computed from the run.
 """
@@ -10,12 +11,13 @@ import torch
 from IPython.display import Markdown
 
 from sbert_workbook import published
-from sbert_workbook.teaching.predict import predict_question
 from sbert_workbook.evaluation.provenance import with_provenance
-from sbert_workbook.lessons.nb06.setup import CONE_LEARNING_RATE, MAX_LENGTH, TAU, Lesson06
+from sbert_workbook.lessons.nb06.lesson import CONE_LEARNING_RATE, MAX_LENGTH, TAU, Lesson06
+from sbert_workbook.lessons.nb06.rows import mean_cosine_of
 from sbert_workbook.lessons.report import Report
 from sbert_workbook.training import contrastive, contrastive_plots, isotropy, losses
 from sbert_workbook.training.bag_of_words import trainable_parameters
+
 
 GEOMETRY = "mean cosine, unrelated", "top direction's share", "alignment", "uniformity"
 RELATIVE = "ℓ_align ÷ unrelated pairs' ‖x̂ − ŷ‖²"
@@ -24,9 +26,9 @@ RELATIVE = "ℓ_align ÷ unrelated pairs' ‖x̂ − ŷ‖²"
 def starts_report(lesson: Lesson06) -> Report:
     """§0: the two starts, measured on the same sentences: how narrow a cone, and how well each aligns its positives."""
     d = lesson.data
-    table = pd.DataFrame({start: {"mean cosine, unrelated": _mean_cosine(row), "top direction's share": _top(row),
+    table = pd.DataFrame({start: {"mean cosine, unrelated": mean_cosine_of(row), "top direction's share": top_share_of(row),
                                   "alignment": row.alignment, "uniformity": row.uniformity,
-                                  RELATIVE: row.alignment / (2 - 2 * _mean_cosine(row)), "STS-B dev": row.dev}
+                                  RELATIVE: row.alignment / (2 - 2 * mean_cosine_of(row)), "STS-B dev": row.dev}
                           for start, row in lesson.starting_rows().items()}).T
     narrower = table["mean cosine, unrelated"].idxmax()
     apart = table[RELATIVE].idxmin()
@@ -46,11 +48,8 @@ def starts_report(lesson: Lesson06) -> Report:
         f"{RELATIVE}: {table[RELATIVE].min():.2f} against {table[RELATIVE].max():.2f}) in: {apart}.")
 
 
-def _mean_cosine(row) -> float:
-    return isotropy.mean_unrelated_cosine(row.uniform)
-
-
-def _top(row) -> float:
+def top_share_of(row) -> float:
+    """The top direction's share of the energy of the row's uniformity sample."""
     return isotropy.top_direction_share(row.uniform)
 
 
@@ -114,18 +113,3 @@ def paths_report(lesson: Lesson06, runs: dict) -> Report:
                   f"({moved / cone['alignment'][0]:+.0%} of its start).",
                   paths_figure(runs.values(), f"Unsupervised SimCSE from the two starts: {lesson.cone.resolved.model_id} and "
                                               f"{lesson.resolved.model_id} ({lesson.pooling})"))
-
-
-def predict_no_dropout(lesson: Lesson06):
-    """§3's predict question: what p = 0 does to unsupervised SimCSE (the paper's Table 3 decides)."""
-    t3 = published.SIMCSE_TABLE3
-    options = ["better than p = 0.1: no noise, cleaner positives", "about the same as p = 0.1", "clearly worse than p = 0.1"]
-    gap = t3.value("Unsup. SimCSE-BERT-base", "p=0.0") - t3.value("Unsup. SimCSE-BERT-base", "p=0.1")
-    return predict_question(
-        "SimCSE trains bert-base with dropout p = 0 instead of the default 0.1: a sentence's positive is then exactly its own "
-        "vector. How does its STS-B dev score compare with p = 0.1?",
-        options, options[2] if gap < -1 else options[1] if abs(gap) <= 1 else options[0],
-        "With p = 0 the two views are one vector: pulling them together teaches nothing, so the loss only pushes "
-        "sentences apart. Uniformity improves, but nothing keeps related sentences close: in SimCSE's Figure 2 the "
-        "alignment of the no-dropout variant 'also degrades drastically' from a good start. A large p is too much noise "
-        "the other way. The next cells print Table 3 and train p = 0, 0.1 and a large p from the cone, several seeds each.")
