@@ -8,32 +8,32 @@ import pytest
 
 from sbert_workbook.cost.frontier import Frontier
 from sbert_workbook.evaluation.rerank import RerankOutcome
-from sbert_workbook.lessons.nb08 import setup
-from sbert_workbook.lessons.nb08.rerank_reports import rerank_table
+from sbert_workbook.lessons.nb08 import lesson as set_up
+from sbert_workbook.lessons.nb08.rerank import rerank_table
 
 
 def test_every_query_finds_its_own_pairs_second_sentence_among_distractors_it_does_not_contain():
     from sbert_workbook.data.loaders import load_sts
 
-    found = setup.retrieval_set(corpus_size=300, queries=10, seed=0)
+    found = set_up.retrieval_set(corpus_size=300, queries=10, seed=0)
     stsb = load_sts("stsb", "test")
-    matching = {(a, b) for a, b, score in zip(stsb.sentences1, stsb.sentences2, stsb.scores) if score >= setup.MATCH_SCORE}
+    matching = {(a, b) for a, b, score in zip(stsb.sentences1, stsb.sentences2, stsb.scores) if score >= set_up.MATCH_SCORE}
     assert len(found) == 10 and len(found.corpus) == 300 == len(set(found.corpus))
     assert all((q, found.corpus[m]) in matching for q, m in zip(found.queries, found.match))
     assert not set(found.queries) & set(found.corpus[-100:])  # the NLI distractors are none of the queries
 
 
 def test_calibration_sentences_are_in_none_of_the_sentences_excluded():
-    excluded = set(setup.calibration_sentences(50, set()))
-    fresh = setup.calibration_sentences(50, excluded)
+    excluded = set(set_up.calibration_sentences(50, set()))
+    fresh = set_up.calibration_sentences(50, excluded)
     assert len(fresh) == 50 and not set(fresh) & excluded
 
 
 def test_a_querys_encoding_time_is_the_fastest_single_sentence_call(monkeypatch):
     calls = []
     clock = iter([0.0, 0.004, 1.0, 1.002, 2.0, 2.010])  # three timed calls: 4 ms, 2 ms, 10 ms
-    monkeypatch.setattr(setup.time, "perf_counter", lambda: next(clock))
-    ms = setup.timed_encoding_ms(lambda sentences: calls.append(list(sentences)), ["a", "b", "c"], repeats=1)
+    monkeypatch.setattr(set_up.time, "perf_counter", lambda: next(clock))
+    ms = set_up.timed_encoding_ms(lambda sentences: calls.append(list(sentences)), ["a", "b", "c"], repeats=1)
     assert ms == pytest.approx(2.0)
     assert calls == [["a"], ["a"], ["b"], ["c"]]  # a warm-up, then one sentence a call
 
@@ -64,7 +64,7 @@ def test_the_first_k_dimensions_are_scored_as_scipy_scores_their_cosines():
 
     from sbert_workbook.data import StsData
     from sbert_workbook.diagnosis.ladder import PairVectors
-    from sbert_workbook.lessons.nb08.points import first_k_sts
+    from sbert_workbook.lessons.nb08.dimensions import first_k_sts
 
     rng = np.random.default_rng(0)
     left, right = [f"l{i}" for i in range(30)], [f"r{i}" for i in range(30)]
@@ -87,7 +87,7 @@ def test_the_first_k_dimensions_are_scored_as_scipy_scores_their_cosines():
 def test_the_offered_cpu_run_is_told_from_its_measurement(tmp_path):
     import json
 
-    from sbert_workbook.lessons.nb08.points import CPU_RUN_FILE, CPU_RUN_STEPS, measured_cpu_run
+    from sbert_workbook.lessons.nb08.dimensions import CPU_RUN_FILE, CPU_RUN_STEPS, measured_cpu_run
 
     record = {"steps": 200, "seeds": 3, "model_name": "m", "seconds": 790, "nproc": 2, "peak_rss_gb": 2.34,
               "first_k": {"64": {"Matryoshka − plain": "+0.50 [+0.10, +0.90]: apart", "start model": 75.0},
@@ -107,7 +107,7 @@ def test_the_offered_cpu_run_is_told_from_its_measurement(tmp_path):
 
 def test_within_one_point_needs_the_whole_interval_above_minus_one_and_skips_rescored_rows():
     from sbert_workbook.evaluation.uncertainty import Interval
-    from sbert_workbook.lessons.nb08.reports import within_one_point
+    from sbert_workbook.lessons.nb08.plane import within_one_point
 
     table = pd.DataFrame({"bytes per vector": [1536, 384, 48, 48, 432]},
                          index=["float32", "int8", "binary", "binary, rescored ×4", "binary, rescored ×4 with int8"])
@@ -120,7 +120,7 @@ def test_within_one_point_needs_the_whole_interval_above_minus_one_and_skips_res
 
 
 def test_the_sweep_takes_distinct_shipped_sentences_it_was_not_told_to_exclude():
-    from sbert_workbook.lessons.nb08.scale import sweep_sentences
+    from sbert_workbook.lessons.nb08.search import sweep_sentences
 
     first = sweep_sentences(300, set())
     assert len(first) == 300 == len(set(first))
@@ -130,7 +130,7 @@ def test_the_sweep_takes_distinct_shipped_sentences_it_was_not_told_to_exclude()
 
 
 def test_the_reductions_rows_are_matched_exactly():
-    from sbert_workbook.lessons.nb08.reports import reduction_rows
+    from sbert_workbook.lessons.nb08.dimensions import reduction_rows
 
     index = ["float32", "first k dimensions (k = 32)", "first k dimensions, centred (k = 32)", "PCA-k (k = 32)"]
     table = pd.DataFrame({"dimensions": [384, 32, 32, 32]}, index=index)
@@ -141,7 +141,7 @@ def test_the_reductions_rows_are_matched_exactly():
 def test_full_mode_leaves_calibration_sentences_and_a_corpus_too_large_says_what_to_lower():
     """08's full sizes must start: the corpus may not take every NLI sentence the calibration fits on."""
     from sbert_workbook.lessons.manifest import manifest
-    from sbert_workbook.lessons.nb08.setup import calibration_sentences, retrieval_set
+    from sbert_workbook.lessons.nb08.lesson import calibration_sentences, retrieval_set
 
     full = manifest("08").sizes_for("full")
     found = retrieval_set(full["CORPUS_SIZE"], full["QUERIES"], 0)

@@ -1,5 +1,6 @@
-"""Lesson 08's set-up: the model, the STS pairs, the retrieval set and the calibration sentences, all encoded once,
-and what one query's encoding costs (``08_what_an_embedding_costs.ipynb``).
+"""Lesson 08's set-up and §1: the model, the STS pairs, the retrieval set and the calibration sentences, all encoded
+once, what one query's encoding costs, what float32 vectors cost, and how every later section measures a way of keeping
+the vectors against float32 (:func:`measure`, :func:`changes_said`, :func:`forest`) (``08_what_an_embedding_costs.ipynb``).
 
 The retrieval set is 03 §6's: each STS-B test pair scored 4 or more gives a query (its first sentence) and one known
 match (its second), hidden among every second sentence of STS-B test and, to make the search a search, SNLI and
@@ -13,11 +14,16 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+import plotly.graph_objects as go
 
+from sbert_workbook.cost import frontier
+from sbert_workbook.cost.frontier import Frontier
+from sbert_workbook.cost.quantization import bytes_per_vector
 from sbert_workbook.data.corpora import nli_sentences
 from sbert_workbook.data.loaders import load_sts
-from sbert_workbook.diagnosis.ladder import PairVectors, corpus_of, sts_sample
+from sbert_workbook.diagnosis.ladder import PairVectors, corpus_of, effect, sts_sample
 from sbert_workbook.encoding.encoder import Encoder, load_encoder
+from sbert_workbook.evaluation.interval_plots import interval_forest_figure
 from sbert_workbook.evaluation.rerank import RetrievalSet, paraphrase_retrieval_set
 from sbert_workbook.lessons.report import Report
 from sbert_workbook.lessons.setup import Lesson
@@ -28,6 +34,7 @@ NOTEBOOK = "08_what_an_embedding_costs"
 K = 10
 #: STS-B's "mostly equivalent": the pairs whose first sentence becomes a query (03 §6).
 MATCH_SCORE = 4.0
+MILLION = 1_000_000
 
 
 @dataclass
@@ -127,3 +134,41 @@ def captioned(table: pd.DataFrame, lesson, what: str) -> pd.DataFrame:
                            aggregation=f"STS avg: mean Spearman × 100 over the seven sets; recall@{K} and MRR@{K} over "
                                        "the queries; ms per query: the search alone, fastest of the repeats; " + what,
                            split=lesson.split)
+
+
+def measure(lesson: Lesson08, storages, pairs: PairVectors | None = None, queries=None, corpus=None,
+            calibration=None) -> frontier.Frontier:
+    """The storages (float32 first) on the lesson's pairs and retrieval set, or on another model's vectors of them."""
+    return frontier.measure(storages, lesson.calibration if calibration is None else calibration,
+                            lesson.pairs if pairs is None else pairs,
+                            lesson.query_vectors if queries is None else queries,
+                            lesson.corpus_vectors if corpus is None else corpus, lesson.retrieval.match, k=K,
+                            repeats=lesson.sizes.REPEATS, resamples=lesson.sizes.RESAMPLES, seed=lesson.seed)
+
+
+def changes_said(frontier: Frontier) -> list[str]:
+    """One sentence per storage: bytes saved, STS change with its interval and what it means, recall beside float32's."""
+    table, reference = frontier.table, frontier.table.index[0]
+    base = table.loc[reference]
+    said = []
+    for name, interval in frontier.intervals.items():
+        row = table.loc[name]
+        said.append(f"{name}: {base['bytes per vector'] / row['bytes per vector']:.1f}× fewer bytes than {reference}, "
+                    f"STS {interval.described()} ({effect(interval)}), recall@{K} {row[f'recall@{K}']:.3f} against "
+                    f"{base[f'recall@{K}']:.3f}, search {row['time vs float32']:.2f}× {reference}'s time")
+    return said
+
+
+def forest(frontier: Frontier, title: str) -> go.Figure:
+    """Each storage's STS change against the first (float32) with its interval, drawn as a forest plot."""
+    reference = frontier.table.index[0]
+    return interval_forest_figure({f"{name} − {reference}": interval for name, interval in frontier.intervals.items()},
+                                  title)
+
+
+def cost_of_float32(lesson: Lesson08) -> Report:
+    """§1: what float32 vectors of this model cost, per vector and per million sentences."""
+    per_vector = bytes_per_vector("float32", lesson.dimensions)
+    return Report(f"{lesson.encoder.name}: {lesson.dimensions} float32 numbers a sentence = {per_vector:,} bytes; a million "
+                  f"sentences take {per_vector * MILLION / 2**30:.2f} GiB before any index, and searching them exactly "
+                  f"reads all of it for every query.")

@@ -1,10 +1,5 @@
-"""Lesson 08 §5.1 and §5.2: a corpus that grows, and the encoder's own cost (``08_what_an_embedding_costs.ipynb``).
-
-§5.1 grows §1's retrieval corpus with further sentences of the shipped data (SNLI and MultiNLI, then the STS and SICK
-sentences), encodes them once, and runs :func:`sbert_workbook.cost.sweep.corpus_sweep` at every size of SWEEP_SIZES;
-§5.2 prices the encoder itself in each precision against sentence-transformers' ``encode``
-(:func:`sbert_workbook.cost.encoder_cost.encoder_rows`). Each has its report here, with its computed sentences and verdicts.
-"""
+"""Lesson 08 §5 and §5.1, searching many vectors: an approximate index (HNSW) against exact search, and a corpus that
+grows, each search timed and read against exact search's top 10 (``08_what_an_embedding_costs.ipynb``)."""
 from __future__ import annotations
 
 import gc
@@ -14,14 +9,48 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from sbert_workbook.cost import encoder_cost, sweep
-from sbert_workbook.diagnosis.ladder import effect
-from sbert_workbook.evaluation.interval_plots import interval_forest_figure
+from sbert_workbook.cost import frontier, sweep
+from sbert_workbook.cost.storage import ApproximateIndex, Float32
 from sbert_workbook.evaluation.provenance import with_provenance
 from sbert_workbook.heap import return_freed_memory
-from sbert_workbook.lessons.nb08.points import K, RESCORE_MULTIPLIER
-from sbert_workbook.lessons.nb08.setup import NOTEBOOK, Lesson08
+from sbert_workbook.lessons.nb08.lesson import NOTEBOOK, K, Lesson08, captioned, measure
+from sbert_workbook.lessons.nb08.quantization import RESCORE_MULTIPLIER
 from sbert_workbook.lessons.report import Report, verdict
+
+
+@dataclass
+class IndexRun:
+    """§5: exact search against the HNSW graph, and the share of exact search's top K the graph finds."""
+
+    frontier: frontier.Frontier
+    overlap: float
+
+
+def approximate_index(lesson: Lesson08) -> IndexRun:
+    """§5: exact float32 search against usearch's HNSW graph over the same vectors."""
+    graph = ApproximateIndex(connectivity=16, expansion=64)
+    return IndexRun(measure(lesson, [Float32(), graph]), exact_overlap(lesson, graph))
+
+
+def exact_overlap(lesson: Lesson08, storage) -> float:
+    """The share of exact float32 search's top K that ``storage`` finds too, over all queries."""
+    exact = Float32().fit(lesson.calibration)
+    truth = exact.search(lesson.query_vectors, exact.store(lesson.corpus_vectors), K)
+    storage.fit(lesson.calibration)
+    found = storage.search(lesson.query_vectors, storage.store(lesson.corpus_vectors), K)
+    return float(np.mean([len(set(a) & set(b)) / K for a, b in zip(truth.tolist(), found.tolist())]))
+
+
+def index_report(lesson: Lesson08, run: IndexRun) -> Report:
+    """§5: exact search against the HNSW graph: time, recall, and how much of exact search's top k it finds."""
+    table = captioned(run.frontier.table.round(4), lesson, "the same float32 vectors, searched two ways")
+    hnsw = run.frontier.table.index[1]
+    ratio = run.frontier.table.loc[hnsw, "time vs float32"]
+    said = (f"The graph finds {100 * run.overlap:.1f} % of exact search's top {K} and answers in {ratio:.2f}× its time, on "
+            f"{len(lesson.retrieval.corpus):,} sentences: exact search reads every vector, so its time grows with the "
+            "corpus while the graph's walk grows with its logarithm.")
+    return Report(table, said)
+
 
 #: Where §5.1 takes sentences from after the NLI ones: every split of these STS sets (test pairs too: a corpus to search).
 #: The share of exact search's top K a storage must find for §5.1's verdict that it finds them.
@@ -105,52 +134,3 @@ def sweep_report(lesson: Lesson08, run: SweepRun) -> Report:
         claim = f"{name.split(' (')[0]} finds {100 * FOUND:.0f} % or more of exact search's top {K} at the largest corpus"
         verdicts |= verdict(NOTEBOOK, claim, "yes" if at_largest[name] >= FOUND else "no")
     return Report(table, figure, f"Where each crosses exact search: {said}.", rescoring, verdicts=verdicts)
-
-
-@dataclass
-class EncoderRun:
-    """§5.2: one row per precision and each one's STS change against float32."""
-
-    table: pd.DataFrame
-    intervals: dict
-
-
-def encoder_precisions(lesson: Lesson08) -> EncoderRun:
-    """§5.2: the workbook's encode in float32, int8 (CPU) and bfloat16 (where the CPU has it), each timed against
-    sentence-transformers' encode in one run, each scored on the STS pairs."""
-    import contextlib
-    import io
-
-    from sbert_workbook.encoding.encoder import load_encoder
-
-    def load(precision):
-        if precision == "float32":
-            return lesson.encoder  # the lesson's own, as loaded
-        with contextlib.redirect_stdout(io.StringIO()):  # the same model again: its load report was printed at set-up
-            return load_encoder(str(lesson.encoder.resolved.path), device=lesson.device, precision=precision)
-
-    s = lesson.sizes
-    table, intervals = encoder_cost.encoder_rows(load, lesson.pairs, lesson.pairs.corpus[:s.ENCODER_TIMED_SENTENCES],
-                                                 encoder_cost.available_precisions(lesson.device.type), s.ENCODER_REPEATS,
-                                                 resamples=s.RESAMPLES, seed=lesson.seed)
-    gc.collect()  # the int8 and bfloat16 copies and sentence-transformers' model are gone: hand their pages back
-    return_freed_memory()
-    return EncoderRun(table, intervals)
-
-
-def encoder_report(lesson: Lesson08, run: EncoderRun) -> Report:
-    """§5.2: each precision's speed against sentence-transformers and its STS change, drawn, and their verdicts."""
-    table = with_provenance(run.table.round(3), model=lesson.encoder,
-                            pooling=lesson.encoder.modules.describe().removeprefix("pooling: "),
-                            aggregation=f"ms: the workbook's encode and sentence-transformers' (float32) on the same "
-                                        f"{run.table.attrs['timed']}; STS avg: mean Spearman × 100 over the seven sets",
-                            split=lesson.split.split("; retrieval")[0])
-    said, verdicts = [], {}
-    for precision, interval in run.intervals.items():
-        ratio = run.table.loc[precision, "× sentence-transformers' speed"]
-        said.append(f"{precision}: {ratio:.2f}× sentence-transformers' speed; STS change against float32 "
-                    f"{interval.described()} ({effect(interval)})")
-        verdicts |= verdict(NOTEBOOK, f"the encoder in {precision} against float32, STS", effect(interval))
-    figure = interval_forest_figure({f"{p} − float32": i for p, i in run.intervals.items()},
-                                    f"{lesson.encoder.name}: STS change of the encoder's precision")
-    return Report(table, *said, figure, verdicts=verdicts)

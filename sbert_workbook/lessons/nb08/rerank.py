@@ -1,14 +1,51 @@
-"""Lesson 08 §6's report: recall and MRR before and after reranking, what reranking the top k can and cannot change,
-and what the briefly trained cross-encoder can show (``08_what_an_embedding_costs.ipynb``)."""
+"""Lesson 08 §6, retrieve, then rerank: a cross-encoder trained on STS-B reorders each query's top candidates, MRR@10
+before and after with its interval (``08_what_an_embedding_costs.ipynb``)."""
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
 from sbert_workbook.evaluation.interval_plots import interval_forest_figure
-from sbert_workbook.lessons.nb08.points import K, RerankRun
-from sbert_workbook.lessons.nb08.setup import NOTEBOOK, Lesson08, captioned
+from sbert_workbook.lessons.nb08.lesson import NOTEBOOK, K, Lesson08, captioned
 from sbert_workbook.lessons.report import Report, verdict
+
+
+@dataclass
+class RerankRun:
+    """§6: what the cross-encoder is, and each k's per-query outcomes before and after reranking (03 §6's)."""
+
+    trained: str
+    outcomes: list
+    queries: int
+    steps: int = 0  # the cross-encoder's training steps
+
+
+def reranked(lesson: Lesson08) -> RerankRun:
+    """§6: a cross-encoder over RERANK_START's weights (None: MODEL's) trained RERANK_STEPS on STS-B train (04 §1's
+    architecture, 03 §6's recipe), reranking float32 search's top k for RERANK_QUERIES queries, each k timed on its
+    own. A reranker need not share the bi-encoder's weights: it reads the candidates' text, not their vectors."""
+    from sbert_workbook.data.loaders import load_sts
+    from sbert_workbook.evaluation.rerank import RetrievalSet, rerank_outcomes
+    from sbert_workbook.training.cross_encoder import CrossEncoder
+    from sbert_workbook.training.examples import sts_pairs
+    from sbert_workbook.training.fitting import TrainingConfig, fit
+
+    s = lesson.sizes
+    start = lesson.encoder.resolved if s.RERANK_START is None else s.RERANK_START
+    pair_model = CrossEncoder.from_pretrained(start, device=lesson.device, seed=lesson.seed)
+    config = TrainingConfig(learning_rate=s.RERANK_LEARNING_RATE, max_steps=s.RERANK_STEPS, seed=lesson.seed,
+                            device=str(lesson.device), save_checkpoints=False, progress=False)
+    run = fit(pair_model, sts_pairs(load_sts("stsb", "train")), "cross_regression", config)
+    n = min(s.RERANK_QUERIES or len(lesson.retrieval), len(lesson.retrieval))
+    some = RetrievalSet(lesson.retrieval.queries[:n], lesson.retrieval.corpus, lesson.retrieval.match[:n],
+                        f"the first {n} queries of §1's retrieval set")
+    outcomes = rerank_outcomes(lesson.query_vectors[:n], lesson.corpus_vectors, pair_model.predict, some, s.RERANK_KS)
+    trained = (f"{pair_model.name}, trained {run.steps} steps on STS-B train (batch {config.batch_size}, learning rate "
+               f"{config.learning_rate:g}, {run.seconds:.0f} s)")
+    del pair_model
+    return RerankRun(trained, outcomes, n, run.steps)
 
 
 def rerank_table(lesson: Lesson08, run: RerankRun) -> pd.DataFrame:
