@@ -221,25 +221,35 @@ def _write_rates(stored: dict) -> None:
 
 
 def fit_lesson_rates(number: str, forecast, records: list[dict], cells_s: float) -> dict[str, dict]:
-    """The lesson's own CPU rates: each logged cell's time less its predicted work, over its one unknown rate's units;
-    ``NN rest``: the notebook's time outside the logged cells."""
+    """The lesson's own CPU rates from one quick run. A logged cell whose steps name one rate not yet measured fits it:
+    the cell's time less its other predicted work, over that rate's units (summed over every cell naming it). A cell
+    with none leaves its time less its prediction to ``NN rest``, with every cell the forecast names no step for: the
+    notebook outside what its steps account for."""
     known = json.loads(RATES_FILE.read_text())["rates"]
-    fitted, logged_s = {}, 0.0
+    remainders: dict[str, list[float]] = {}
+    what: dict[str, str] = {}
+    unexplained = cells_s
     for record in records:
         if "calls" not in record:
             continue
-        logged_s += record["took_s"]
         steps = [(s, sec) for s, sec in zip(forecast.steps, forecast.seconds) if s.call in record["calls"]]
         unknown = {s.per[0] for s, _ in steps if s.per and s.per[0].startswith(f"{number} ") and s.per[0] not in known}
-        if len(unknown) != 1:
+        if len(unknown) > 1:
+            raise ValueError(f"{record['calls']} name {sorted(unknown)}: one cell can fit one rate; split the steps")
+        unexplained -= record["took_s"]
+        if not unknown:
+            unexplained += record["took_s"] - sum(sec for _, sec in steps)
             continue
         key = unknown.pop()
         units = sum(s.per[1] for s, _ in steps if s.per and s.per[0] == key)
         remainder = record["took_s"] - sum(sec for s, sec in steps if not (s.per and s.per[0] == key))
-        fitted[key] = {"seconds": max(remainder, 0.0) / max(units, 1e-9), "unit": next(s.what for s, _ in steps if s.per and s.per[0] == key)}
-    rest = [s for s in forecast.steps if s.per and s.per[0] == f"{number} rest"]
-    if rest:
-        fitted[f"{number} rest"] = {"seconds": max(cells_s - logged_s, 0.0), "unit": "the notebook outside its long cells"}
+        totals = remainders.setdefault(key, [0.0, 0.0])
+        totals[0], totals[1] = totals[0] + remainder, totals[1] + units
+        what[key] = next(s.what for s, _ in steps if s.per and s.per[0] == key)
+    fitted = {key: {"seconds": max(seconds, 0.0) / max(units, 1e-9), "unit": what[key]}
+              for key, (seconds, units) in remainders.items()}
+    if any(s.per and s.per[0] == f"{number} rest" for s in forecast.steps):
+        fitted[f"{number} rest"] = {"seconds": max(unexplained, 0.0), "unit": "the notebook outside what its steps account for"}
     return fitted
 
 
