@@ -178,7 +178,7 @@ def test_exercise_3_check_reads_the_model_and_accepts_a_tie():
     from types import SimpleNamespace
 
     from sbert_workbook.checks import nb09 as checks
-    from sbert_workbook.lessons.nb09.setup import ModelVectors
+    from sbert_workbook.lessons.nb09.lesson import ModelVectors
     from sbert_workbook.solutions import nb09 as solutions
 
     sentences = ["s", "p", "neg", "swap", "num", "ant"]

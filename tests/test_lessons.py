@@ -156,14 +156,6 @@ def test_begin_resolves_the_mode_seeds_turns_captions_on_and_prints_the_sizes(ca
 
 # ----------------------------------------------------------------------------- one shape for every lesson
 LESSONS_ROOT = REPO / "sbert_workbook" / "lessons"
-#: Lessons not yet in the one shape, by the problem lesson_shape_problems names (the set empties as each moves).
-ALLOWED_TODAY = {
-    "missing tests/test_lesson_09.py",
-    "nb09: __init__.py does not re-export begin from .lesson",
-    "nb09: lesson.py defines no NOTEBOOK",
-    "nb09: lesson.py defines no begin",
-    "tests/test_lesson09.py: name it test_lesson_09.py",
-}
 
 
 def top_level_names(path: Path) -> set[str]:
@@ -212,18 +204,14 @@ def lesson_numbers() -> list[str]:
 
 
 def test_every_lesson_has_the_one_shape():
-    problems = set(lesson_shape_problems(LESSONS_ROOT, lesson_numbers()))
-    assert not problems - ALLOWED_TODAY, "lessons out of shape (docs/adding-a-lesson.md):\n" + "\n".join(sorted(problems - ALLOWED_TODAY))
+    problems = lesson_shape_problems(LESSONS_ROOT, lesson_numbers())
+    assert not problems, "lessons out of shape (docs/adding-a-lesson.md):\n" + "\n".join(problems)
 
 
 def test_every_lesson_has_its_test_file():
-    problems = set(lesson_test_problems(REPO / "tests", lesson_numbers()))
-    assert not problems - ALLOWED_TODAY, "\n".join(sorted(problems - ALLOWED_TODAY))
+    problems = lesson_test_problems(REPO / "tests", lesson_numbers())
+    assert not problems, "\n".join(problems)
 
-
-def test_allowed_today_names_only_problems_that_remain():
-    remaining = set(lesson_shape_problems(LESSONS_ROOT, lesson_numbers())) | set(lesson_test_problems(REPO / "tests", lesson_numbers()))
-    assert not ALLOWED_TODAY - remaining, f"fixed, so take them out of ALLOWED_TODAY: {sorted(ALLOWED_TODAY - remaining)}"
 
 
 def test_the_shape_check_catches_begin_elsewhere_a_def_in_init_and_a_misnamed_test(tmp_path):

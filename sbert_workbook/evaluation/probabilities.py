@@ -8,7 +8,7 @@ with ``out_of_bounds="clip"``) and a **logistic fit** p = σ(a·s + b) (Platt sc
 Platt's smoothed targets; scikit-learn's unpenalised ``LogisticRegression``). A probability is read on another split
 by its **reliability**: pairs binned by their probability, each bin's share of related pairs against its mean
 probability (scikit-learn's ``calibration_curve`` with ``strategy="uniform"``), and by the **expected calibration
-error**, ECE = Σ_b (n_b / n) |acc_b − conf_b|, with a percentile interval over resampled pairs. tests/test_lesson09.py
+error**, ECE = Σ_b (n_b / n) |acc_b − conf_b|, with a percentile interval over resampled pairs. tests/test_lesson_09.py
 holds each to scikit-learn's.
 """
 from __future__ import annotations

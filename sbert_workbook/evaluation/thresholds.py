@@ -5,7 +5,7 @@ A pair is called *related* when its score is at least a threshold ``t``. Where `
 pairs of one split, by one of three rules: the best accuracy, the best F1, or the lowest ``t`` whose precision reaches
 a target (the most recall that precision allows). sentence-transformers' ``BinaryClassificationEvaluator`` chooses the
 first two the same way: pairs sorted by score, a cut after each group of tied scores, the cut's threshold the midpoint
-of the scores on either side; :func:`best_accuracy` and :func:`best_f1` return what it returns (tests/test_lesson09.py
+of the scores on either side; :func:`best_accuracy` and :func:`best_f1` return what it returns (tests/test_lesson_09.py
 holds them to it to 1e-6 on the same pairs). The threshold is then read on another split, where each figure gets a
 95 % percentile interval from resampling that split's pairs (:func:`metric_interval`: the threshold stays as chosen).
 """

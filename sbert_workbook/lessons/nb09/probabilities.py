@@ -14,7 +14,7 @@ from sbert_workbook.evaluation import probabilities as pr
 from sbert_workbook.evaluation.interval_plots import interval_forest_figure
 from sbert_workbook.evaluation.thresholds import Estimate
 from sbert_workbook.evaluation.uncertainty import Interval
-from sbert_workbook.lessons.nb09.setup import EMBEDDED_NAME, NOTEBOOK, RELATED_SCORE, Lesson09, captioned
+from sbert_workbook.lessons.nb09.lesson import EMBEDDED_NAME, NOTEBOOK, RELATED_SCORE, Lesson09, captioned
 from sbert_workbook.lessons.report import Report, verdict
 
 METHODS = ("raw cosine", "isotonic", "logistic (Platt)")

@@ -11,7 +11,7 @@ from sbert_workbook.evaluation.interval_plots import interval_forest_figure
 from sbert_workbook.evaluation.minimal_pairs import PERTURBATIONS, fooled
 from sbert_workbook.evaluation.thresholds import Estimate
 from sbert_workbook.evaluation.uncertainty import CONFIDENCE, Interval, paired_mean_interval
-from sbert_workbook.lessons.nb09.setup import NOTEBOOK, Lesson09, ModelVectors, captioned
+from sbert_workbook.lessons.nb09.lesson import NOTEBOOK, Lesson09, ModelVectors, captioned
 from sbert_workbook.lessons.report import Report, verdict
 
 SNLI_CASE = "SNLI contradiction"

@@ -11,7 +11,7 @@ import pandas as pd
 from sbert_workbook.evaluation import thresholds as th
 from sbert_workbook.evaluation.interval_plots import interval_forest_figure
 from sbert_workbook.evaluation.uncertainty import Interval
-from sbert_workbook.lessons.nb09.setup import EMBEDDED_NAME, NOTEBOOK, RELATED_SCORE, Lesson09, captioned
+from sbert_workbook.lessons.nb09.lesson import EMBEDDED_NAME, NOTEBOOK, RELATED_SCORE, Lesson09, captioned
 from sbert_workbook.lessons.report import Report, verdict
 
 TARGET_PRECISION = 0.9

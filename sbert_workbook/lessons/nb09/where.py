@@ -12,7 +12,7 @@ from scipy import stats
 
 from sbert_workbook.evaluation.interval_plots import interval_forest_figure
 from sbert_workbook.evaluation.uncertainty import Interval, paired_bootstrap, paired_mean_interval
-from sbert_workbook.lessons.nb09.setup import NOTEBOOK, RELATED_SCORE, UNRELATED_SCORE, Lesson09, captioned
+from sbert_workbook.lessons.nb09.lesson import NOTEBOOK, RELATED_SCORE, UNRELATED_SCORE, Lesson09, captioned
 from sbert_workbook.lessons.report import Report, verdict
 
 GROUPS = (f"STS-B ≥ {RELATED_SCORE:g}", f"STS-B < {UNRELATED_SCORE:g}", "SNLI entailment", "SNLI contradiction",
