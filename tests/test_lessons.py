@@ -224,3 +224,14 @@ def test_the_shape_check_catches_begin_elsewhere_a_def_in_init_and_a_misnamed_te
         "nb10: lesson.py defines no NOTEBOOK", "nb10: lesson.py defines no begin", "nb11: not a package (lessons/nb11/__init__.py)"]
     (tmp_path / "test_lesson10.py").write_text("")
     assert lesson_test_problems(tmp_path, ["10"]) == ["missing tests/test_lesson_10.py", "tests/test_lesson10.py: name it test_lesson_10.py"]
+
+
+# ----------------------------------------------------------------------------- every lesson on the reader's pages
+def test_the_readme_table_lists_every_lesson_in_order():
+    rows = re.findall(r"^\| `(\d\d_\w+)` \|", (REPO / "README.md").read_text(encoding="utf-8"), re.M)
+    assert rows == [lesson.notebook for lesson in all_manifests()], "README.md's notebook table: one row per lesson, in order"
+
+
+def test_docs_notebooks_has_a_paragraph_for_every_lesson_in_order():
+    numbers = re.findall(r"^- \*\*(\d\d) · ", (REPO / "docs" / "notebooks.md").read_text(encoding="utf-8"), re.M)
+    assert numbers == lesson_numbers(), "docs/notebooks.md: one '- **NN · Title** — …' paragraph per lesson, in order"
