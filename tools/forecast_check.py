@@ -134,6 +134,22 @@ def fit_call_seconds(new_model, examples) -> float:
     return max(0.0, _fit_seconds(new_model, examples, 2, 2e-5) - 2 * step)
 
 
+def reference_rates(standin_folder: Path, efficiency: dict[str, float]) -> dict:
+    """The probe's rates here (scaled by the efficiencies just measured) for the embedded model and bert-base's shape:
+    what TEACHING.md's path for a room on bert-base-uncased is predicted with (tools/teaching_guide.py)."""
+    import torch
+
+    from sbert_workbook.forecast.probe import time_model
+    from sbert_workbook.forecast.lessons import transformer_folder
+
+    rates = {}
+    for name, folder in (("sentence-transformers/all-MiniLM-L6-v2", transformer_folder("embedded")[1]),
+                         ("bert-base-uncased", standin_folder)):
+        encode_s, train_s = time_model(folder, torch.device("cpu"))
+        rates[name] = {"encode_s_per_token": encode_s * efficiency["encode"], "train_s_per_token": train_s * efficiency["train"]}
+    return rates
+
+
 def executed_sections(executed: Path) -> tuple[dict[str, float], float]:
     """({section number or 'setup': seconds of its code cells}, every code cell's seconds) of an executed notebook."""
     import nbformat
@@ -193,6 +209,7 @@ def calibrate(only: list[str] | None) -> dict:
     standin = Path(variant_env("standin")["HF_HOME"]) / "hub" / "models--bert-base-uncased" / "snapshots" / ("0" * 40)
     stored = json.loads(RATES_FILE.read_text()) if RATES_FILE.is_file() else {"rates": {}}
     stored.update(micro_benchmarks(standin))
+    stored["reference rates"] = reference_rates(standin, stored["efficiency"])
     stored["measured"] = f"{dt.date.today().isoformat()}, {os.cpu_count()} cores, load {os.getloadavg()[0]:.2f}"
     _write_rates(stored)
     os.environ[reference.CALIBRATING_ENV_VAR] = "1"

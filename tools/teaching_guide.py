@@ -272,6 +272,61 @@ def block_path(all_sections, times) -> str:
     return "\n".join(lines)
 
 
+#: The model a room online or with a filled cache runs (MODEL = "auto"), and the budget QUICK = "auto" allows.
+ONLINE_MODEL = "bert-base-uncased"
+
+
+def predicted_minutes(notebook: str, model: str) -> tuple[float, dict[str, float]]:
+    """(the whole quick run, its seconds per section) predicted on the reference 2 cores with ``model``'s shape: the
+    lesson's own forecast at the probe's rates there (sbert_workbook/forecast/cpu_seconds.json's reference rates)."""
+    from sbert_workbook.forecast.predict import predict
+    from sbert_workbook.forecast.probe import Rates
+    from sbert_workbook.forecast.reference import calibration
+    from sbert_workbook.forecast.work import EMBEDDED, ModelShape, Plan
+    from sbert_workbook.lessons.manifest import manifest
+
+    measured = calibration()["reference rates"]
+    online = model == ONLINE_MODEL
+    shape = ModelShape(ONLINE_MODEL, 12, 768, 3072) if online else EMBEDDED
+    per_token = {kind: {"lesson": measured[ONLINE_MODEL if online else EMBEDDED_ID][kind], "embedded": measured[EMBEDDED_ID][kind]}
+                 for kind in ("encode_s_per_token", "train_s_per_token")}
+    rates = Rates("the reference 2 cores", per_token["encode_s_per_token"], per_token["train_s_per_token"], 1.0,
+                  "the calibration's reference rates")
+    lesson = manifest(notebook)
+    if lesson.work is None:
+        return 0.0, {}
+    forecast = predict(lesson.work(lesson.sizes_for("quick"), Plan("quick", shape, "cpu", not online)), rates, "quick")
+    return forecast.total_s / 60, forecast.section_seconds()
+
+
+EMBEDDED_ID = "sentence-transformers/all-MiniLM-L6-v2"
+
+
+def block_path_online(all_sections, times) -> str:
+    """The same path for a room on bert-base-uncased, predicted (nobody ran the path on it): each notebook's whole
+    quick run and the taught share of it, and whether QUICK = "auto" starts it within its budget."""
+    from sbert_workbook.forecast.predict import DEFAULT_BUDGET_MIN
+
+    lines = [f"| notebook | run: taught cells / whole notebook (min), predicted | allowance (min) | total (min) | "
+             f"starts under `auto` ({DEFAULT_BUDGET_MIN} min a notebook) |", "|---|---|---|---|---|"]
+    rows, total, stopped = core_path(all_sections, times), 0.0, []
+    for row in rows:
+        whole, by_section = predicted_minutes(row.notebook, ONLINE_MODEL)
+        numbers = {s.number for s in row.taught if s.tag == "core"} | {"setup"}
+        share = (row.run_min / row.wall_min) if row.wall_min else 1.0
+        taught = sum(v for k, v in by_section.items() if k.split(".")[0] in numbers) / 60
+        taught += by_section.get("rest", 0.0) / 60 * share
+        fits = whole <= DEFAULT_BUDGET_MIN
+        stopped += [] if fits else [row.notebook[:2]]
+        total += taught + row.allowance_min
+        lines.append(_row(row.notebook, f"{taught:.1f} / {whole:.1f}", row.allowance_min, f"{taught + row.allowance_min:.1f}",
+                          "yes" if fits else "no: it stops at set-up, saying what would fit"))
+    budget = facts.SESSION_MINUTES - facts.SLACK_MINUTES
+    lines.append(f"| **all {len(rows)}** | | | **{total:.1f}** ({'fits' if total <= budget else 'does NOT fit'} in {budget}) | "
+                 f"{len(stopped)} stop{'s' if len(stopped) != 1 else ''}: {', '.join(stopped) or 'none'} |")
+    return "\n".join(lines)
+
+
 def block_sessions(all_sections, times) -> str:
     lines = ["| session | from | to | minutes (allowance + runs) |", "|---|---|---|---|"]
     for k, (first, last, minutes) in enumerate(sessions(all_sections, times), 1):
@@ -456,7 +511,7 @@ def block_objectives(all_sections, times) -> str:
     return "\n".join(["| notebook | after it a student can |", "|---|---|", *rows])
 
 
-BLOCKS = {"laptop": block_laptop, "objectives": block_objectives, "room": block_room, "rule": block_rule, "measured": block_measured, "path-90": block_path, "sessions": block_sessions,
+BLOCKS = {"laptop": block_laptop, "objectives": block_objectives, "room": block_room, "rule": block_rule, "measured": block_measured, "path-90": block_path, "path-90-online": block_path_online, "sessions": block_sessions,
           "sections": block_sections,
           "equations": block_equations, "key-numbers": block_numbers, "paper-map": block_papers,
           "exercises": block_exercises, "protocol": block_protocol}
