@@ -80,6 +80,7 @@ def bert_base_standin(tmp_path_factory) -> Iterator[dict[str, str]]:
 
 
 OWN_CACHE, STANDIN = "own-cache", "bert-base-standin"  # tests/notebook_runs.VARIANTS, in its order
+STANDIN_RUNS_VARIABLE = "SBERT_WORKBOOK_STANDIN_RUNS"  # the same as --standin-runs, for a command line with no test path
 #: SBERT_WORKBOOK_TEST_SERIAL=1: no background runs (every notebook runs when a test first asks, on all threads).
 SERIAL_ENV_VAR = "SBERT_WORKBOOK_TEST_SERIAL"
 _runs = None  # the session's NotebookRuns, once made (read by the thread-count hook below)
@@ -93,7 +94,9 @@ def notebook_runs(request):
     global _runs
     from notebook_runs import NotebookRuns
 
-    standin_runs = request.config.getoption("--standin-runs")  # made by colab-check --standin: read, not run
+    # made by colab-check --standin: read, not run. .ci/run names the folder in the environment: with no path on its
+    # command line, pytest reads PYTEST_ADDOPTS before this file adds --standin-runs, and refuses it as unknown.
+    standin_runs = request.config.getoption("--standin-runs") or os.environ.get(STANDIN_RUNS_VARIABLE)
     _runs = NotebookRuns(lambda: request.getfixturevalue("bert_base_standin"),
                          Path(standin_runs).resolve() if standin_runs else None)
     yield _runs
@@ -123,7 +126,8 @@ def pytest_addoption(parser):
                      help="a book `./workbook book` built (e.g. build/book): tests/test_shipped_book.py checks it")
     parser.addoption("--standin-runs", default=None, metavar="FOLDER",
                      help="read the stand-in variant's notebook runs from FOLDER, made by `./workbook colab-check "
-                          "--standin` (build/colab-standin), instead of running them (.ci/run; tests/notebook_runs.py)")
+                          "--standin` (build/colab-standin), instead of running them (tests/notebook_runs.py); "
+                          f"${STANDIN_RUNS_VARIABLE} says the same where no test path is given (.ci/run)")
 
 
 def pytest_collection_modifyitems(session, config, items):

@@ -13,7 +13,7 @@ a run waits for it. While runs share the CPU, every notebook kernel works on one
 test process, so the streams share the cores instead of fighting over them (measured: two 2-thread kernels on 2 cores
 ran up to 3.7 times slower than one; two 1-thread kernels took 98 s together against 130 s one after the other).
 
-With ``--standin-runs FOLDER`` (.ci/run passes ``build/colab-standin``) the suite runs no stand-in notebook itself: its
+With ``--standin-runs FOLDER`` or ``$SBERT_WORKBOOK_STANDIN_RUNS`` (.ci/run sets ``build/colab-standin``) the suite runs no stand-in notebook itself: its
 stand-in tests read the runs ``./workbook colab-check --standin`` made there (the same notebooks, stand-in and sizes,
 from Colab's installed wheel), once :func:`reused_run_problem` finds each made from the notebook as it is now.
 """

@@ -78,8 +78,12 @@ def test_the_colab_constraints_satisfy_every_core_floor():
 def test_ci_checks_the_notebooks_against_colab_and_the_readme_test_command_reads_those_runs():
     ci_lines = [line.split("#")[0].strip() for line in (ROOT / ".ci/run").read_text().splitlines()]
     colab = next(line for line in ci_lines if line.startswith("./workbook colab-check --standin"))
-    reads = 'export PYTEST_ADDOPTS="--standin-runs build/colab-standin"'
+    reads = "export SBERT_WORKBOOK_STANDIN_RUNS=build/colab-standin"
     assert ci_lines.index(colab) < ci_lines.index(reads) < ci_lines.index(_quick_start_commands()[1])
+    # pytest parses PYTEST_ADDOPTS before tests/conftest.py adds its options when no test path is given: an option of
+    # ours there stops `./workbook test` with "unrecognized arguments" (exit 4) before any test runs
+    ours = re.findall(r'addoption\("(--[a-z-]+)"', (ROOT / "tests/conftest.py").read_text())
+    assert ours and not any("PYTEST_ADDOPTS" in line and option in line for line in ci_lines for option in ours)
 
 
 def test_torch_is_pinned_to_the_cpu_build_by_the_constraints_file():
