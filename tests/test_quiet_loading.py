@@ -88,3 +88,55 @@ def test_weights_that_are_really_missing_are_called_random():
                                           "mismatched_keys": {("embeddings.word_embeddings.weight", (10, 4), (20, 4))}})
     assert note.startswith("broken: 2 weights missing or of the wrong shape, left at random (embeddings.word_embeddings")
     assert "not the trained checkpoint's" in note
+
+
+@pytest.fixture(scope="module")
+def sentence_transformers_subfolder(tmp_path_factory) -> Path:
+    """The embedded model as an older sentence-transformers folder keeps it: the transformer in ``0_Transformer/``,
+    ``modules.json`` and the pooling beside it (its Normalize has no folder), no config.json at the top."""
+    import json
+    import shutil
+
+    from sbert_workbook.encoding.resolve import resolve_model
+
+    embedded = resolve_model("embedded").path
+    folder = tmp_path_factory.mktemp("st_folder")
+    shutil.copytree(embedded / "1_Pooling", folder / "1_Pooling")
+    inner = folder / "0_Transformer"
+    inner.mkdir()
+    for file in embedded.iterdir():
+        if file.is_file() and file.name not in {"modules.json", "README.md", "config_sentence_transformers.json"}:
+            shutil.copy(file, inner / file.name)
+    modules = json.loads((embedded / "modules.json").read_text())  # the same modules, the transformer moved
+    modules[0]["path"] = "0_Transformer"
+    (folder / "modules.json").write_text(json.dumps(modules))
+    return folder
+
+
+def test_every_loader_finds_the_transformer_a_sentence_transformers_folder_keeps_in_a_subfolder(
+        sentence_transformers_subfolder):
+    """One rule for every loader (transformer_folder): the tokenizer, the encoder, the Siamese and cross-encoder
+    starts and the static model's distillation read 0_Transformer/; an MLM head's absence is said as such."""
+    import numpy as np
+
+    from sbert_workbook.encoding.encoder import load_encoder
+    from sbert_workbook.encoding.quiet_loading import load_tokenizer, transformer_folder
+    from sbert_workbook.encoding.resolve import resolve_model
+    from sbert_workbook.mlm.head import MissingMlmHeadError, load_mlm_head
+    from sbert_workbook.training.cross_encoder import CrossEncoder
+    from sbert_workbook.training.siamese import SiameseModel
+
+    folder = sentence_transformers_subfolder
+    assert transformer_folder(folder) == folder / "0_Transformer"
+    assert transformer_folder(folder / "0_Transformer") == folder / "0_Transformer"  # a transformer folder is its own
+    flat = resolve_model("embedded").path
+    assert load_tokenizer(folder)("a cat sat")["input_ids"] == load_tokenizer(flat)("a cat sat")["input_ids"]
+    sentences = ["A cat sits on the mat.", "Stocks fell sharply today."]
+    vectors = load_encoder(str(folder)).encode(sentences)
+    assert np.allclose(vectors, load_encoder(str(flat)).encode(sentences), atol=1e-5)
+    siamese = SiameseModel.from_pretrained(str(folder), announce=False)
+    assert siamese.transformer.config.hidden_size == 384
+    cross = CrossEncoder.from_pretrained(str(folder))
+    assert cross.predict([("a cat", "a cat")]).shape == (1,)
+    with pytest.raises(MissingMlmHeadError, match="no trained MLM head"):
+        load_mlm_head(str(folder))

@@ -34,16 +34,16 @@ def distil_static_model(model_folder: str | Path, pca_dims: int = PCA_DIMS, sif_
     ``longest_token`` keeps only the vocabulary's tokens of at most that many characters (the test suite's small
     runs); None distils every token (``[unusedN]`` placeholders left out, as model2vec does)."""
     from model2vec.distill import distill_from_model
-    from transformers import AutoModel, AutoTokenizer
+    from transformers import AutoModel
 
-    from sbert_workbook.encoding.quiet_loading import quiet_transformers
+    from sbert_workbook.encoding.quiet_loading import load_tokenizer, quiet_transformers, transformer_folder
 
-    folder = Path(model_folder)
+    folder = transformer_folder(Path(model_folder))
     if not (folder / "config.json").is_file():
         raise ValueError(f"{folder} is not a model folder (no config.json): pass the folder a transformer was saved "
                          "in, e.g. load_encoder(MODEL).resolved.path.")
     with quiet_transformers():
-        model, tokenizer = AutoModel.from_pretrained(folder), AutoTokenizer.from_pretrained(folder)
+        model, tokenizer = AutoModel.from_pretrained(folder), load_tokenizer(folder)
     # [unusedN]: placeholders, as model2vec's default; past longest_token characters, except special tokens ([UNK], ...)
     removed = r"\[unused\d+\]" if longest_token is None else rf"\[unused\d+\]|(?!\[).{{{longest_token + 1},}}"
     with _no_progress_bars():

@@ -17,7 +17,7 @@ from sbert_workbook.heap import return_freed_memory
 from sbert_workbook.encoding.resolve import ResolvedModel, resolve_model
 from sbert_workbook.encoding.st_folder import ModelModules, read_model_modules
 from sbert_workbook.encoding.onnx_backend import OnnxLastHiddenState, checked_backend
-from sbert_workbook.encoding.quiet_loading import load_transformer_quietly
+from sbert_workbook.encoding.quiet_loading import load_tokenizer, load_transformer_quietly
 from sbert_workbook.encoding.model_encoding import encode_as_the_model
 from sbert_workbook.encoding.pooling import INPUT_POOLINGS, TOKEN_POOLING_FUNCTIONS, pool, word_embedding_pooling
 from sbert_workbook.settings import torch_threads
@@ -252,8 +252,6 @@ def load_encoder(name: str = "auto", device: str | torch.device | None = None, m
     ``backend="onnx"`` runs the cls/mean/max poolings through ONNX Runtime on the CPU. ``precision="int8"`` (CPU) or
     ``"bfloat16"`` runs the transformer in that precision (opt-in; :mod:`~sbert_workbook.encoding.precision`, 08 §5.2).
     """
-    from transformers import AutoTokenizer
-
     from sbert_workbook.encoding.precision import at_precision
 
     resolved = resolve_model(name)
@@ -261,8 +259,8 @@ def load_encoder(name: str = "auto", device: str | torch.device | None = None, m
     modules = read_model_modules(resolved.path)
     print(modules.describe())
     try:
-        tokenizer = AutoTokenizer.from_pretrained(resolved.path / modules.transformer_path)
-        model = load_transformer_quietly(resolved.path / modules.transformer_path, resolved.model_id)
+        tokenizer = load_tokenizer(resolved)
+        model = load_transformer_quietly(resolved, resolved.model_id)
     except (OSError, ValueError, KeyError) as error:
         raise RuntimeError(
             f"{resolved.path} looked like a model but could not be loaded ({error}). "

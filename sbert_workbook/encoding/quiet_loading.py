@@ -5,10 +5,15 @@ pre-training checkpoint: loading it as an encoder leaves its MLM (and next-sente
 unused, and a checkpoint saved without a pooler leaves the pooler freshly initialised.
 transformers says so in a multi-line LOAD REPORT; the workbook silences that and prints one
 line that says which weights were not used and why that is expected.
+
+Every loader in the package finds a model's transformer through :func:`transformer_folder`, so a hub id, a
+transformers folder and a sentence-transformers folder (whose ``modules.json`` may keep the transformer in a
+sub-folder such as ``0_Transformer/``) load the same way, whatever reads them.
 """
 from __future__ import annotations
 
 import contextlib
+from pathlib import Path
 
 #: Checkpoint weights an encoder does not need: prefix → (what they are, why that is fine).
 UNUSED_HEADS = {
@@ -35,12 +40,31 @@ def quiet_transformers():
             logging.enable_progress_bar()
 
 
-def load_transformer_quietly(path, model_id: str):
-    """``AutoModel.from_pretrained(path)`` without the LOAD REPORT; prints :func:`unused_weights_note` instead."""
+def transformer_folder(source) -> Path:
+    """The folder holding a model's transformer (config.json, tokenizer, weights): a sentence-transformers folder's
+    ``modules.json`` names it (``0_Transformer/`` in older ones, the folder itself in newer); any other folder is its
+    own. ``source`` is a :class:`~sbert_workbook.encoding.resolve.ResolvedModel` or a folder."""
+    from sbert_workbook.encoding.st_folder import read_model_modules
+
+    folder = Path(getattr(source, "path", source))
+    return folder / read_model_modules(folder).transformer_path
+
+
+def load_tokenizer(source):
+    """The tokenizer of the transformer in ``source`` (see :func:`transformer_folder`), without transformers' notes."""
+    from transformers import AutoTokenizer
+
+    with quiet_transformers():
+        return AutoTokenizer.from_pretrained(transformer_folder(source))
+
+
+def load_transformer_quietly(source, model_id: str):
+    """``AutoModel.from_pretrained`` on ``source``'s :func:`transformer_folder` without the LOAD REPORT; prints
+    :func:`unused_weights_note` instead."""
     from transformers import AutoModel
 
     with quiet_transformers():
-        model, info = AutoModel.from_pretrained(path, output_loading_info=True)
+        model, info = AutoModel.from_pretrained(transformer_folder(source), output_loading_info=True)
     note = unused_weights_note(model_id, info)
     if note:
         print(note)

@@ -27,11 +27,11 @@ _PROBED: dict[tuple, Rates] = {}
 
 def transformer_folder(model: str) -> tuple[str, Any]:
     """(the model's id, its transformer's folder) for a MODEL name, as the encoder would load it; nothing is loaded."""
+    from sbert_workbook.encoding import quiet_loading
     from sbert_workbook.encoding.resolve import resolve_model
-    from sbert_workbook.encoding.st_folder import read_model_modules
 
     resolved = resolve_model(model)
-    return resolved.model_id, resolved.path / read_model_modules(resolved.path).transformer_path
+    return resolved.model_id, quiet_loading.transformer_folder(resolved)
 
 
 def model_folders(model: str) -> dict[str, tuple[str, Any]]:

@@ -14,7 +14,7 @@ import pandas as pd
 import torch
 
 from sbert_workbook.devices import pick_device
-from sbert_workbook.encoding.quiet_loading import quiet_transformers
+from sbert_workbook.encoding.quiet_loading import load_tokenizer, quiet_transformers, transformer_folder
 from sbert_workbook.encoding.resolve import ResolvedModel, resolve_model
 
 
@@ -42,12 +42,13 @@ def load_mlm_head(name: str = "bert-base-uncased", device: str | torch.device | 
     checkpoint (they would be randomly initialised), and ``ModelNotFoundError`` when the
     model cannot be found at all.
     """
-    from transformers import AutoModelForMaskedLM, AutoTokenizer
+    from transformers import AutoModelForMaskedLM
 
     resolved = resolve_model(name)
     with quiet_transformers():  # the check below says what matters
         try:
-            model, info = AutoModelForMaskedLM.from_pretrained(resolved.path, output_loading_info=True)
+            model, info = AutoModelForMaskedLM.from_pretrained(transformer_folder(resolved),
+                                                               output_loading_info=True)
         except ValueError as error:  # an architecture without a masked-LM class
             raise MissingMlmHeadError(f"{resolved.model_id} has no masked-language-model class in transformers ({error}). "
                                       "Use a BERT-style MLM such as 'bert-base-uncased'.") from error
@@ -61,7 +62,7 @@ def load_mlm_head(name: str = "bert-base-uncased", device: str | torch.device | 
             "e.g. 'bert-base-uncased' (python -m sbert_workbook predownload --models bert-base-uncased)."
         )
     device = pick_device(device)
-    return MlmHead(model.to(device).eval(), AutoTokenizer.from_pretrained(resolved.path), resolved, device)
+    return MlmHead(model.to(device).eval(), load_tokenizer(resolved), resolved, device)
 
 
 def top_predictions(head: MlmHead, sentence: str, k: int = 10) -> pd.DataFrame:

@@ -18,7 +18,7 @@ from torch import nn
 from sbert_workbook.data.records import StsData
 from sbert_workbook.devices import pick_device
 from sbert_workbook.encoding.resolve import ResolvedModel, resolve_model
-from sbert_workbook.encoding.quiet_loading import quiet_transformers
+from sbert_workbook.encoding.quiet_loading import load_tokenizer, quiet_transformers, transformer_folder
 from sbert_workbook.encoding.text_input import checked_sentences
 from sbert_workbook.evaluation.sts import correlations
 from sbert_workbook.training.siamese import SMALL_BERT
@@ -93,7 +93,7 @@ class CrossEncoder(nn.Module):
     @classmethod
     def load(cls, folder: str | Path, max_length: int = 128, device=None) -> CrossEncoder:
         """A cross-encoder saved by :meth:`save` (``04`` §1 trains it, then times it)."""
-        from transformers import AutoModelForSequenceClassification, AutoTokenizer
+        from transformers import AutoModelForSequenceClassification
 
         folder = Path(folder)
         if not (folder / "model.safetensors").is_file():
@@ -101,29 +101,29 @@ class CrossEncoder(nn.Module):
         model = AutoModelForSequenceClassification.from_pretrained(folder, use_safetensors=True)
         resolved = ResolvedModel(str(folder), folder, "local folder", model.config.name_or_path or str(folder), "local",
                                  "a cross-encoder saved by CrossEncoder.save")
-        return cls(model.to(pick_device(device)), AutoTokenizer.from_pretrained(folder), resolved, max_length)
+        return cls(model.to(pick_device(device)), load_tokenizer(folder), resolved, max_length)
 
     @classmethod
     def from_pretrained(cls, name: str | ResolvedModel = "auto", max_length: int = 128, device=None, seed: int = 0) -> CrossEncoder:
         """Any name :func:`~sbert_workbook.resolve_model` understands (or an encoder's ``resolved``), with a fresh
         regression head drawn from ``seed``."""
-        from transformers import AutoModelForSequenceClassification, AutoTokenizer
+        from transformers import AutoModelForSequenceClassification
 
         resolved = name if isinstance(name, ResolvedModel) else resolve_model(name)
         print(f"Cross-encoder from {resolved.describe()}; regression head newly initialised (seed {seed})")
         with quiet_transformers(), torch.random.fork_rng(devices=[]):  # the line above says the head is new
             torch.manual_seed(seed)
-            model = AutoModelForSequenceClassification.from_pretrained(resolved.path, num_labels=1)
-        return cls(model.to(pick_device(device)), AutoTokenizer.from_pretrained(resolved.path), resolved, max_length)
+            model = AutoModelForSequenceClassification.from_pretrained(transformer_folder(resolved), num_labels=1)
+        return cls(model.to(pick_device(device)), load_tokenizer(resolved), resolved, max_length)
 
     @classmethod
     def from_scratch(cls, tokenizer_from: str = "embedded", max_length: int = 128, device=None, seed: int = 0,
                      **config) -> CrossEncoder:
         """A freshly initialised BERT (``SMALL_BERT`` sizes unless overridden) with a regression head: the untrained "before"."""
-        from transformers import AutoTokenizer, BertConfig, BertForSequenceClassification
+        from transformers import BertConfig, BertForSequenceClassification
 
         source = resolve_model(tokenizer_from)
-        tokenizer = AutoTokenizer.from_pretrained(source.path)
+        tokenizer = load_tokenizer(source)
         sizes = {**SMALL_BERT, **config}
         with torch.random.fork_rng(devices=[]):
             torch.manual_seed(seed)

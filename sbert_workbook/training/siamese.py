@@ -19,7 +19,7 @@ from sbert_workbook.encoding.resolve import ResolvedModel, resolve_model
 from sbert_workbook.data.records import StsData
 from sbert_workbook.encoding.pooling import INPUT_POOLINGS, POOLINGS, TOKEN_POOLING_FUNCTIONS, pool, word_embedding_pooling
 from sbert_workbook.evaluation.sts import evaluate_sts_data
-from sbert_workbook.encoding.quiet_loading import load_transformer_quietly
+from sbert_workbook.encoding.quiet_loading import load_tokenizer, load_transformer_quietly
 from sbert_workbook.encoding.st_save import averaged_layers, needs_all_hidden_states, write_sentence_transformers_files
 
 #: A small BERT for "training from scratch" on a CPU: 4 layers of width 256 (about 11 M parameters
@@ -124,13 +124,11 @@ class SiameseModel(nn.Module):
         """A trainable Siamese model from any name :func:`~sbert_workbook.resolve_model` understands (or an encoder's
         ``resolved``: the same model again, a fresh copy of its weights); ``announce=False`` leaves out the line that
         says which model it is (a lesson that loads fresh copies of a model it named already)."""
-        from transformers import AutoTokenizer
-
         resolved = name if isinstance(name, ResolvedModel) else resolve_model(name)
         if announce:
             print(f"Model: {resolved.describe()}")
-        tokenizer = AutoTokenizer.from_pretrained(resolved.path)
-        transformer = load_transformer_quietly(resolved.path, resolved.model_id)
+        tokenizer = load_tokenizer(resolved)
+        transformer = load_transformer_quietly(resolved, resolved.model_id)
         return cls(transformer, tokenizer, resolved, pooling, max_length, layers).to(pick_device(device))
 
     @classmethod
@@ -140,10 +138,10 @@ class SiameseModel(nn.Module):
 
         Nothing in it has been trained: it is the honest "before" of a training run.
         """
-        from transformers import AutoTokenizer, BertConfig, BertModel
+        from transformers import BertConfig, BertModel
 
         tokenizer_source = resolve_model(tokenizer_from)
-        tokenizer = AutoTokenizer.from_pretrained(tokenizer_source.path)
+        tokenizer = load_tokenizer(tokenizer_source)
         sizes = {**SMALL_BERT, **config}
         with torch.random.fork_rng(devices=[]):  # seeded weights, the caller's random stream untouched
             torch.manual_seed(seed)

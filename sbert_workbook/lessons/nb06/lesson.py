@@ -16,7 +16,7 @@ from sbert_workbook import published
 from sbert_workbook.data import load_nli, load_sts
 from sbert_workbook.data.corpora import nli_sentences
 from sbert_workbook.data.registry import SEVEN_STS_SETS
-from sbert_workbook.encoding.quiet_loading import load_transformer_quietly
+from sbert_workbook.encoding.quiet_loading import load_tokenizer, load_transformer_quietly
 from sbert_workbook.encoding.resolve import resolve_model
 from sbert_workbook.lessons.setup import Lesson
 from sbert_workbook.lessons.setup import begin as begin_lesson
@@ -109,7 +109,7 @@ class Lesson06(Lesson):
         import io
 
         with contextlib.redirect_stdout(io.StringIO()):  # its note on unused weights was printed at the first load
-            transformer = load_transformer_quietly(self.resolved.path, self.resolved.model_id)
+            transformer = load_transformer_quietly(self.resolved, self.resolved.model_id)
         return SiameseModel(transformer, self.tokenizer, self.resolved, self.pooling, MAX_LENGTH).to(self.device)
 
 
@@ -146,7 +146,7 @@ def begin(quick="auto", model="auto", seed=0, device=None, sizes=None, pooling=N
     lesson = begin_lesson(NOTEBOOK, quick, model, seed, device, sizes)
     resolved = resolve_model(model)
     print(f"Start model: {resolved.describe()}")
-    start = SiameseModel(load_transformer_quietly(resolved.path, resolved.model_id), _tokenizer(resolved), resolved,
+    start = SiameseModel(load_transformer_quietly(resolved, resolved.model_id), load_tokenizer(resolved), resolved,
                          "cls", MAX_LENGTH).to(lesson.device)
     is_bert_base = resolved.model_id == "bert-base-uncased"
     start.pooling = ("cls" if is_bert_base else "mean") if pooling == "auto" else pooling
@@ -158,12 +158,6 @@ def begin(quick="auto", model="auto", seed=0, device=None, sizes=None, pooling=N
     del start
     gc.collect()
     return lesson
-
-
-def _tokenizer(resolved):
-    from transformers import AutoTokenizer
-
-    return AutoTokenizer.from_pretrained(resolved.path)
 
 
 def _keep_start_vectors(lesson: Lesson06, start: SiameseModel) -> None:

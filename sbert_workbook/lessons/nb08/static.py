@@ -12,6 +12,7 @@ from sbert_workbook.cost import frontier
 from sbert_workbook.cost.static_model import distil_static_model, static_vectors
 from sbert_workbook.cost.storage import Float32
 from sbert_workbook.diagnosis.ladder import PairVectors
+from sbert_workbook.encoding.quiet_loading import transformer_folder
 from sbert_workbook.evaluation.uncertainty import paired_bootstrap
 from sbert_workbook.lessons.nb08.lesson import NOTEBOOK, K, Lesson08, captioned, measure, timed_encoding_ms
 from sbert_workbook.lessons.report import Report, verdict
@@ -37,7 +38,7 @@ class _OtherModel(Float32):
 
 def static_model(lesson: Lesson08) -> StaticRun:
     """§4: distil a static model from MODEL with model2vec, encode every sentence with it, measure it beside MODEL."""
-    folder = lesson.encoder.resolved.path / lesson.encoder.modules.transformer_path
+    folder = transformer_folder(lesson.encoder.resolved)
     started = time.perf_counter()
     static = distil_static_model(folder, longest_token=lesson.sizes.STATIC_LONGEST_TOKEN)
     seconds = time.perf_counter() - started
