@@ -7,8 +7,6 @@ object of the lesson (about 0.4 GB for bert-base). :func:`keep_what_later_sectio
 """
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
 import gc
 from dataclasses import dataclass, field
 
@@ -20,6 +18,7 @@ from sbert_workbook.data.corpora import nli_sentences, target_sentences
 from sbert_workbook.encoding.encoder import load_encoder
 from sbert_workbook.encoding.pooled_views import PooledViews
 from sbert_workbook.evaluation.provenance import describe_model, with_provenance
+from sbert_workbook.heap import return_freed_memory
 from sbert_workbook.lessons.report import Report
 from sbert_workbook.lessons.setup import Lesson
 from sbert_workbook.lessons.setup import begin as begin_lesson
@@ -99,14 +98,10 @@ def every_sentence(lesson: Lesson05) -> list[str]:
 
 
 def free_memory() -> None:
-    """Collect the garbage and hand the C heap's free pages back to the system (glibc's malloc_trim, where there is
-    one): the forward passes leave many freed buffers in the heap, which the kernel's resident memory still counts."""
+    """Collect the garbage and hand the C heap's free pages back to the system: the forward passes leave many freed
+    buffers in the heap, which the kernel's resident memory still counts."""
     gc.collect()
-    libc = ctypes.util.find_library("c")
-    try:
-        ctypes.CDLL(libc).malloc_trim(0)
-    except (AttributeError, OSError, TypeError):  # not glibc (macOS, Windows): its allocator returns memory itself
-        pass
+    return_freed_memory()
 
 
 def encode_once(lesson: Lesson05, views) -> PooledViews:

@@ -2,12 +2,14 @@
 before and after with its interval (``08_what_an_embedding_costs.ipynb``)."""
 from __future__ import annotations
 
+import gc
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
 from sbert_workbook.evaluation.interval_plots import interval_forest_figure
+from sbert_workbook.heap import return_freed_memory
 from sbert_workbook.lessons.nb08.lesson import NOTEBOOK, K, Lesson08, captioned
 from sbert_workbook.lessons.report import Report, verdict
 
@@ -33,6 +35,7 @@ def reranked(lesson: Lesson08) -> RerankRun:
     from sbert_workbook.training.fitting import TrainingConfig, fit
 
     s = lesson.sizes
+    return_freed_memory()  # §5's encoders and indexes leave freed pages a training run would otherwise add to
     start = lesson.encoder.resolved if s.RERANK_START is None else s.RERANK_START
     pair_model = CrossEncoder.from_pretrained(start, device=lesson.device, seed=lesson.seed)
     config = TrainingConfig(learning_rate=s.RERANK_LEARNING_RATE, max_steps=s.RERANK_STEPS, seed=lesson.seed,
@@ -44,8 +47,11 @@ def reranked(lesson: Lesson08) -> RerankRun:
     outcomes = rerank_outcomes(lesson.query_vectors[:n], lesson.corpus_vectors, pair_model.predict, some, s.RERANK_KS)
     trained = (f"{pair_model.name}, trained {run.steps} steps on STS-B train (batch {config.batch_size}, learning rate "
                f"{config.learning_rate:g}, {run.seconds:.0f} s)")
-    del pair_model
-    return RerankRun(trained, outcomes, n, run.steps)
+    steps = run.steps
+    del pair_model, run
+    gc.collect()
+    return_freed_memory()  # the cross-encoder's weights, gradients and optimiser state go back before §7
+    return RerankRun(trained, outcomes, n, steps)
 
 
 def rerank_table(lesson: Lesson08, run: RerankRun) -> pd.DataFrame:
