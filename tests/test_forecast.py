@@ -248,3 +248,12 @@ def test_every_cpu_rate_a_lesson_names_is_in_the_calibration():
     named = {step.per[0] for _, step in _every_step() if step.per}
     assert named <= set(cpu_seconds()), f"not calibrated: {sorted(named - set(cpu_seconds()))}"
 
+
+
+def test_the_shipped_calibration_was_measured():
+    """The rates a student's prediction is built on come from tools/forecast_check.py --calibrate, not placeholders."""
+    from sbert_workbook.forecast.reference import calibration
+
+    measured = calibration()
+    assert not measured.get("provisional"), measured["measured"]
+    assert all(rate["seconds"] >= 0 and rate["unit"] != "provisional" for rate in measured["rates"].values())

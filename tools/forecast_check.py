@@ -3,6 +3,7 @@
     python tools/forecast_check.py --calibrate                  # rates for the CPU work, from micro-benchmarks and
                                                                # quick runs with the embedded model
     python tools/forecast_check.py --validate [--variant standin] [--mode full_on_cpu] [--only 05 ...]
+    python tools/forecast_check.py --umap                       # only UMAP's rate (a micro-benchmark of --calibrate)
     python tools/forecast_check.py --markdown                   # the stored rows as docs/measurements.md's table
 
 ``--calibrate`` measures, alone on the reference machine: the CPU workload the probe compares with
@@ -106,8 +107,24 @@ def micro_benchmarks(standin_folder: Path) -> dict:
         student = new_student()
         per_sentence = _seconds(lambda: student.encoder().encode(list(sentences), batch_size=64), 2) / len(sentences)
         rates[f"random-init student sentence ({shape} shape)"] = {"seconds": per_sentence, "unit": "a sentence encoded by it"}
+    rates.update(umap_rate())
     return {"cpu workload s": workload, "efficiency": {k: float(np.median(v)) for k, v in efficiency.items()},
             "rates": rates}
+
+
+def umap_rate(points: int = 2400, dims: int = 384) -> dict:
+    """UMAP's seconds per point, in a fresh process as a notebook's kernel meets it (numba compiles on the first call,
+    so the rate holds at full mode's size, 02's 3 × 800 sentences; quick mode skips UMAP)."""
+    import subprocess
+
+    code = ("import time, torch; from sbert_workbook.evaluation.projection import project; "
+            f"x = torch.randn({points}, {dims}); t = time.perf_counter(); project(x, 'umap', 3); "
+            "print(time.perf_counter() - t)")
+    seconds = float(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                                   cwd=ROOT).stdout.split()[-1])
+    return {"umap point": {"seconds": seconds / points,
+                           "unit": f"a point of a {dims}-dim cloud in UMAP's 3-D view, its first call's compile "
+                                   f"included (timed at {points} points)"}}
 
 
 def _fit_seconds(new_model, examples, steps: int, learning_rate: float) -> float:
@@ -157,7 +174,7 @@ def executed_sections(executed: Path) -> tuple[dict[str, float], float]:
     from sbert_workbook.runner.notebooks import cell_timing
 
     nb = nbformat.read(executed, as_version=4)
-    seconds = {index: end - start for index, start, end in cell_timing(nb)}
+    seconds = {index: worked for index, worked, _waited in cell_timing(nb)}
     sections, current = {}, "setup"
     for index, cell in enumerate(nb.cells):
         if cell.cell_type == "markdown":
@@ -211,6 +228,7 @@ def calibrate(only: list[str] | None) -> dict:
     stored.update(micro_benchmarks(standin))
     stored["reference rates"] = reference_rates(standin, stored["efficiency"])
     stored["measured"] = f"{dt.date.today().isoformat()}, {os.cpu_count()} cores, load {os.getloadavg()[0]:.2f}"
+    stored["provisional"] = False
     _write_rates(stored)
     os.environ[reference.CALIBRATING_ENV_VAR] = "1"
     for notebook in notebooks(only):
@@ -270,6 +288,33 @@ def fit_lesson_rates(number: str, forecast, records: list[dict], cells_s: float)
     return fitted
 
 
+def refit_rest(only: list[str] | None) -> dict:
+    """Each notebook's ``NN rest`` again from the last calibration's executed copies, the other rates kept: its code
+    cells' seconds less the predicted seconds of every step whose call is in one of its cells (what the cells the
+    cell clock logs would give)."""
+    import nbformat
+    import torch
+
+    from sbert_workbook.forecast.lessons import lesson_forecasts
+    from sbert_workbook.lessons.manifest import manifest
+
+    stored = json.loads(RATES_FILE.read_text())
+    for notebook in notebooks(only):
+        lesson, executed = manifest(notebook.stem), BUILD / "embedded" / "quick" / "executed" / notebook.name
+        if lesson.work is None or f"{lesson.number} rest" not in stored["rates"]:
+            continue
+        stored["rates"][f"{lesson.number} rest"]["seconds"] = 0.0
+        _write_rates(stored)
+        forecast = lesson_forecasts(lesson, None, "embedded", torch.device("cpu"))["quick"]
+        sources = "\n".join(c.source for c in nbformat.read(executed, as_version=4).cells if c.cell_type == "code")
+        named = sum(sec for step, sec in zip(forecast.steps, forecast.seconds) if step.call and step.call in sources)
+        cells_s = executed_sections(executed)[1]
+        stored["rates"][f"{lesson.number} rest"]["seconds"] = max(cells_s - named, 0.0)
+        _write_rates(stored)
+        print(f"{notebook.name}: cells {cells_s:.0f} s, named steps {named:.0f} s, rest {max(cells_s - named, 0):.0f} s")
+    return stored
+
+
 def validate(only: list[str] | None, variant: str, mode: str) -> list[dict]:
     """Run each notebook and store predicted against measured seconds (see the module)."""
     rows = []
@@ -315,12 +360,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--calibrate", action="store_true")
     parser.add_argument("--validate", action="store_true")
     parser.add_argument("--markdown", action="store_true")
+    parser.add_argument("--refit-rest", action="store_true", help="each notebook's rest again from the last "
+                        "calibration's executed copies")
+    parser.add_argument("--umap", action="store_true", help="time UMAP alone (a micro-benchmark of --calibrate)")
     parser.add_argument("--variant", choices=["embedded", "standin"], default="embedded")
     parser.add_argument("--mode", choices=["quick", "full_on_cpu"], default="quick")
     parser.add_argument("--only", nargs="*", help="notebook numbers, e.g. 03 05")
     args = parser.parse_args(argv)
+    if args.umap:
+        stored = json.loads(RATES_FILE.read_text())
+        stored["rates"].update(umap_rate())
+        _write_rates(stored)
     if args.calibrate:
         calibrate(args.only)
+    if args.refit_rest:
+        refit_rest(args.only)
     if args.validate:
         validate(args.only, args.variant, args.mode)
     if args.markdown:

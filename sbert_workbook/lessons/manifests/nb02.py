@@ -28,7 +28,7 @@ def work(sizes, plan):
                          TOKENS_PER_SENTENCE["stsb test"], model="embedded"),
                   load("setup", "begin(", EMBEDDED)]
     if plan.mode != "quick":
-        steps.append(measured_cpu("3", "umap_view(", "UMAP of the sentence cloud", "02 umap point", n))
+        steps.append(measured_cpu("3", "umap_view(", "UMAP of the sentence cloud", "umap point", n))
     return steps
 
 
