@@ -305,7 +305,7 @@ def refit_rest(only: list[str] | None) -> dict:
             continue
         stored["rates"][f"{lesson.number} rest"]["seconds"] = 0.0
         _write_rates(stored)
-        forecast = lesson_forecasts(lesson, None, "embedded", torch.device("cpu"))["quick"]
+        forecast = lesson_forecasts(lesson, None, "embedded", torch.device("cpu"), with_probe=True)["quick"]
         sources = "\n".join(c.source for c in nbformat.read(executed, as_version=4).cells if c.cell_type == "code")
         named = sum(sec for step, sec in zip(forecast.steps, forecast.seconds) if step.call and step.call in sources)
         cells_s = executed_sections(executed)[1]

@@ -15,7 +15,7 @@ import torch
 from sbert_workbook.forecast.predict import (BUDGET_ENV_VAR, Forecast, NotEnoughTimeError, budget_s, choose_mode,
                                              duration, forecast_line, predict)
 from sbert_workbook.forecast.probe import Rates, probe_rates, stated_gpu_rates
-from sbert_workbook.forecast.work import EMBEDDED, ModelShape, Plan
+from sbert_workbook.forecast.work import EMBEDDED, ModelShape, Plan, Step
 from sbert_workbook.lessons.manifest import Manifest
 from sbert_workbook.settings import QUICK_AUTO, QUICK_ENV_VAR, _FALSE_WORDS, _TRUE_WORDS
 
@@ -56,8 +56,10 @@ def lesson_modes(lesson_manifest: Manifest) -> tuple[str, ...]:
 
 
 def lesson_forecasts(lesson_manifest: Manifest, sizes: dict[str, Any] | None, model: str, device: torch.device,
-                     rates: Rates | None = None) -> dict[str, Forecast]:
-    """The forecast of every mode the lesson has, on ``device`` with MODEL (``{}`` for a lesson with no long step)."""
+                     rates: Rates | None = None, with_probe: bool = False) -> dict[str, Forecast]:
+    """The forecast of every mode the lesson has, on ``device`` with MODEL (``{}`` for a lesson with no long step).
+    ``with_probe``: the set-up's own forecast, which counts the probe that priced it (seconds already spent in the
+    notebook; a second forecast in the same kernel reuses the probe and would count it twice)."""
     if lesson_manifest.work is None:
         return {}
     folders = model_folders(model)
@@ -65,8 +67,9 @@ def lesson_forecasts(lesson_manifest: Manifest, sizes: dict[str, Any] | None, mo
     name, folder = folders["lesson"]
     shape = ModelShape.of_folder(folder, name)
     embedded = str(folder) == str(folders["embedded"][1])
-    return {mode: predict(lesson_manifest.work(lesson_manifest.sizes_for(mode, sizes), Plan(mode, shape, device.type, embedded, str(model))),
-                          rates, mode)
+    probe = [Step("setup", "begin(", "the probe that priced this forecast", "cpu", rates.probe_s / rates.cpu_factor)]
+    return {mode: predict(lesson_manifest.work(lesson_manifest.sizes_for(mode, sizes), Plan(mode, shape, device.type, embedded, str(model)))
+                          + (probe if with_probe and rates.probe_s else []), rates, mode)
             for mode in lesson_modes(lesson_manifest)}
 
 

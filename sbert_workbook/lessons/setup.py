@@ -79,7 +79,7 @@ def begin(notebook: str, quick: bool | str = "auto", model: str = "auto", seed: 
     started = time.perf_counter()
     device = pick_device(device)
     lesson_manifest = manifest(notebook)
-    forecasts = lesson_forecasts(lesson_manifest, sizes, model, device)
+    forecasts = lesson_forecasts(lesson_manifest, sizes, model, device, with_probe=True)
     model_name = next(iter(forecasts.values())).rates.models.get("lesson", model) if forecasts else model
     mode = lesson_mode(lesson_manifest, quick, device, forecasts, model_name, announce=announce, sizes=sizes)
     if announce:
