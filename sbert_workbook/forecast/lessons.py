@@ -102,13 +102,14 @@ def asked_mode(parameter, device: torch.device) -> tuple[str | None, str]:
 
 
 def lesson_mode(lesson_manifest: Manifest, parameter, device: torch.device, forecasts: dict[str, Forecast],
-                model_name: str, announce: bool = True, sizes: dict[str, Any] | None = None) -> str:
-    """The mode this run takes (see the module); prints the forecast line and one line saying which mode and why."""
+                model_name: str, announce: bool = True, sizes: dict[str, Any] | None = None, no_forecast: str = "") -> str:
+    """The mode this run takes (see the module); prints the forecast line and one line saying which mode and why.
+    ``no_forecast`` says why a lesson with long steps has no forecast (then ``auto`` runs quick mode)."""
     mode, why = asked_mode(parameter, device)
     if mode == SESSION and SESSION not in lesson_modes(lesson_manifest):
         mode, why = "full", why + f" (lesson {lesson_manifest.number} has no session sizes: its full mode is short)"
     if mode is None and not forecasts:
-        mode, why = "quick", "no long step in this lesson"
+        mode, why = "quick", no_forecast or "no long step in this lesson"
     elif mode is None:
         budget = budget_s()
         try:

@@ -19,6 +19,7 @@ import torch
 
 from sbert_workbook.environment.memory import check_memory
 from sbert_workbook.devices import pick_device, precision_name
+from sbert_workbook.encoding.resolve import ModelNotFoundError
 from sbert_workbook.evaluation.provenance import show_provenance_captions
 from sbert_workbook.forecast.cells import CellClock, install, log_line
 from sbert_workbook.forecast.predict import Forecast
@@ -79,9 +80,13 @@ def begin(notebook: str, quick: bool | str = "auto", model: str = "auto", seed: 
     started = time.perf_counter()
     device = pick_device(device)
     lesson_manifest = manifest(notebook)
-    forecasts = lesson_forecasts(lesson_manifest, sizes, model, device, with_probe=True)
+    try:
+        forecasts, no_forecast = lesson_forecasts(lesson_manifest, sizes, model, device, with_probe=True), ""
+    except ModelNotFoundError:  # the lesson's own load of MODEL raises it again, saying what to do
+        forecasts, no_forecast = {}, f"no forecast: MODEL = {model!r} was not found"
     model_name = next(iter(forecasts.values())).rates.models.get("lesson", model) if forecasts else model
-    mode = lesson_mode(lesson_manifest, quick, device, forecasts, model_name, announce=announce, sizes=sizes)
+    mode = lesson_mode(lesson_manifest, quick, device, forecasts, model_name, announce=announce, sizes=sizes,
+                       no_forecast=no_forecast)
     if announce:
         check_memory(notebook, model, mode == "quick")
     set_seed(seed)
