@@ -214,6 +214,8 @@ def test_the_culler_takes_only_kernels_a_visitor_has_left():
             await manager.cull_kernels()
             first_pass = sorted(manager.list_kernel_ids())
             manager.unclaimed_grace_s = 0
+            for kernel_id in manager.list_kernel_ids():  # a kernel that finished starting since was just active
+                manager.get_kernel(kernel_id).last_activity -= timedelta(seconds=60)
             await manager.cull_kernels()
             return first_pass, sorted(manager.list_kernel_ids()), (unclaimed, left, pooled)
         finally:
