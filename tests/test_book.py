@@ -188,8 +188,9 @@ def blank_figures(figures: list[dict]) -> list[dict]:
 def test_the_book_reads_offline_in_a_browser(static_site, notebook_runs, page_with_log):
     page, log = page_with_log
     page.goto(f"{static_site}/index.html")
-    entries = page.locator("ol li a")
+    entries = page.locator("ol li > a")  # each page's link; its handout's sits in the entry's <small>
     assert entries.all_inner_texts() == [book.title_of(nbformat.read(n, 4), n.name) for n in NOTEBOOKS]
+    assert page.locator("ol li small a").all_inner_texts() == ["handout"] * len(NOTEBOOKS)
     entries.nth(2).click()  # 02, reached through the index's link
     check_page(page, NOTEBOOKS[2], notebook_runs.get(NOTEBOOKS[2], "own-cache").executed, log)
     page.locator("nav.sbw-book-nav a[rel=next]").first.click()  # 03, through the page's own "next" link
