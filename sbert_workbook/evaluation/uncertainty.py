@@ -117,12 +117,20 @@ def _bootstrap(sets: Mapping[str, tuple[np.ndarray, ...]], statistic, resamples:
     if weights is not None:
         w = np.asarray([weights[name] for name in sets], dtype=np.float64)[:, None]
         observed, resampled = [float(np.sum(w[:, 0] * np.asarray(observed)))], [np.sum(w * np.stack(resampled), axis=0)]
-    distribution = np.nanmean(np.stack(resampled), axis=0)
+    distribution = _mean_over_sets(resampled)
     tail = (1 - confidence) / 2
     low, high = np.nanquantile(distribution, [tail, 1 - tail])
     pairs = sum(len(arrays[0]) for arrays in sets.values())
     where = f"{pairs} pairs" if len(sets) == 1 else f"{pairs} pairs of {len(sets)} sets, each resampled"
     return Interval(float(np.mean(observed)), float(low), float(high), f"{label} over {where}, {resamples} resamples")
+
+
+def _mean_over_sets(resampled: list[np.ndarray]) -> np.ndarray:
+    """Each resample's statistic averaged over the sets that define it; NaN where none does (a small set's resample
+    can pick one pair over and over, whose ranks have no correlation), which the percentiles then leave out."""
+    stacked = np.stack(resampled)
+    defined = np.isfinite(stacked).sum(axis=0)
+    return np.where(defined > 0, np.nansum(stacked, axis=0) / np.maximum(defined, 1), np.nan)
 
 
 def paired_bootstrap(gold, similarities_a, similarities_b, resamples: int = RESAMPLES, seed: int = 0,
@@ -230,7 +238,7 @@ def aggregation_gap_interval(gold: Mapping[str, np.ndarray], similarities: Mappi
         pooled = np.concatenate(picks, axis=1)
         per_subset = sum(w * _pearson_rows(resampled_ranks(x, p), resampled_ranks(g, p)) for w, p in zip(weights, picks))
         resampled.append(_pearson_rows(resampled_ranks(x, pooled), resampled_ranks(g, pooled)) - per_subset)
-    distribution = np.nanmean(np.stack(resampled), axis=0)
+    distribution = _mean_over_sets(resampled)
     tail = (1 - confidence) / 2
     low, high = np.nanquantile(distribution, [tail, 1 - tail])
     pairs = sum(len(values) for values in gold.values())

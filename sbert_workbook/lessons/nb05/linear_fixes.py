@@ -98,7 +98,8 @@ def whitening_report(lesson: Lesson05, u_fit: torch.Tensor, white: torch.Tensor)
     import warnings
 
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore" if len(u_fit) <= u_fit.shape[1] else "default")  # too few: said in the text
+        if len(u_fit) <= u_fit.shape[1]:  # else the filters stay ("default" showed libraries' deprecations)
+            warnings.simplefilter("ignore")  # too few: said in the text
         package = calibrators.Whitening().fit_transform(u_fit)
     ours, theirs = largest_gap_to_identity(white), largest_gap_to_identity(package)
     identity = "the identity, to rounding" if max(ours, theirs) < IDENTITY_TOLERANCE else "not the identity"
