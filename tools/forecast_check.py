@@ -345,9 +345,11 @@ def validate(only: list[str] | None, variant: str, mode: str) -> list[dict]:
 
 
 def markdown(rows: list[dict]) -> str:
+    """The newest row of each notebook, model and mode as a table (docs/forecast_check.json keeps every row)."""
     lines = ["| notebook | model | mode | predicted | measured | predicted / measured | largest sections: predicted / measured s |",
              "|---|---|---|---|---|---|---|"]
-    for r in rows:
+    latest = {(r["notebook"], r["variant"], r["mode"]): r for r in rows}  # each run's newest row, the others kept
+    for r in sorted(latest.values(), key=lambda r: (r["variant"], r["mode"], r["notebook"])):
         top = sorted(r["measured_sections"], key=lambda k: -r["measured_sections"][k])[:3]
         sections = "; ".join(f"§{k} {r['predicted_sections'].get(k, 0):.0f} / {r['measured_sections'][k]:.0f}" for k in top)
         lines.append(f"| {r['notebook'][:2]} | {'embedded' if r['variant'] == 'embedded' else 'bert-base (stand-in)'} | "
