@@ -241,10 +241,11 @@ def calibrate(only: list[str] | None) -> dict:
         records, executed, wall = run_logged(notebook, "embedded", "quick",
                                              {"HF_HUB_OFFLINE": "1", reference.CALIBRATING_ENV_VAR: "1"})
         forecast = lesson_forecasts(lesson, None, "embedded", torch.device("cpu"))["quick"]
-        fitted = fit_lesson_rates(lesson.number, forecast, records, executed_sections(executed)[1])
+        fitted = fit_lesson_rates(lesson.number, forecast, records)
         stored["rates"].update(fitted)
         _write_rates(stored)
         print(f"{notebook.name}: {wall:.0f} s; " + ", ".join(f"{k} = {v['seconds']:.3g} s" for k, v in fitted.items()), flush=True)
+        stored = refit_rest([lesson.number])  # the notebook outside its steps, by the one rule --refit-rest uses
     return stored
 
 
@@ -255,15 +256,13 @@ def _write_rates(stored: dict) -> None:
     calibration.cache_clear()
 
 
-def fit_lesson_rates(number: str, forecast, records: list[dict], cells_s: float) -> dict[str, dict]:
+def fit_lesson_rates(number: str, forecast, records: list[dict]) -> dict[str, dict]:
     """The lesson's own CPU rates from one quick run. A logged cell whose steps name one rate not yet measured fits it:
-    the cell's time less its other predicted work, over that rate's units (summed over every cell naming it). A cell
-    with none leaves its time less its prediction to ``NN rest``, with every cell the forecast names no step for: the
-    notebook outside what its steps account for."""
+    the cell's time less its other predicted work, over that rate's units (summed over every cell naming it). The
+    notebook's ``NN rest`` is :func:`refit_rest`'s."""
     known = json.loads(RATES_FILE.read_text())["rates"]
     remainders: dict[str, list[float]] = {}
     what: dict[str, str] = {}
-    unexplained = cells_s
     for record in records:
         if "calls" not in record:
             continue
@@ -271,9 +270,7 @@ def fit_lesson_rates(number: str, forecast, records: list[dict], cells_s: float)
         unknown = {s.per[0] for s, _ in steps if s.per and s.per[0].startswith(f"{number} ") and s.per[0] not in known}
         if len(unknown) > 1:
             raise ValueError(f"{record['calls']} name {sorted(unknown)}: one cell can fit one rate; split the steps")
-        unexplained -= record["took_s"]
         if not unknown:
-            unexplained += record["took_s"] - sum(sec for _, sec in steps)
             continue
         key = unknown.pop()
         units = sum(s.per[1] for s, _ in steps if s.per and s.per[0] == key)
@@ -281,17 +278,14 @@ def fit_lesson_rates(number: str, forecast, records: list[dict], cells_s: float)
         totals = remainders.setdefault(key, [0.0, 0.0])
         totals[0], totals[1] = totals[0] + remainder, totals[1] + units
         what[key] = next(s.what for s, _ in steps if s.per and s.per[0] == key)
-    fitted = {key: {"seconds": max(seconds, 0.0) / max(units, 1e-9), "unit": what[key]}
-              for key, (seconds, units) in remainders.items()}
-    if any(s.per and s.per[0] == f"{number} rest" for s in forecast.steps):
-        fitted[f"{number} rest"] = {"seconds": max(unexplained, 0.0), "unit": "the notebook outside what its steps account for"}
-    return fitted
+    return {key: {"seconds": max(seconds, 0.0) / max(units, 1e-9), "unit": what[key]}
+            for key, (seconds, units) in remainders.items()}
 
 
 def refit_rest(only: list[str] | None) -> dict:
-    """Each notebook's ``NN rest`` again from the last calibration's executed copies, the other rates kept: its code
-    cells' seconds less the predicted seconds of every step whose call is in one of its cells (what the cells the
-    cell clock logs would give)."""
+    """Each notebook's ``NN rest`` from the last calibration's executed copies, the other rates kept: its code cells'
+    seconds less the predicted seconds of every step whose call is in one of its cells (the set-up's probe among
+    them). ``--calibrate`` fits each rest this way after the notebook's run."""
     import nbformat
     import torch
 
@@ -301,18 +295,26 @@ def refit_rest(only: list[str] | None) -> dict:
     stored = json.loads(RATES_FILE.read_text())
     for notebook in notebooks(only):
         lesson, executed = manifest(notebook.stem), BUILD / "embedded" / "quick" / "executed" / notebook.name
-        if lesson.work is None or f"{lesson.number} rest" not in stored["rates"]:
+        key = f"{lesson.number} rest"
+        if lesson.work is None or not any(s.per and s.per[0] == key for s in lesson.work(lesson.sizes_for("quick"),
+                                                                                           _embedded_plan())):
             continue
-        stored["rates"][f"{lesson.number} rest"]["seconds"] = 0.0
+        stored["rates"][key] = {"seconds": 0.0, "unit": "the notebook outside what its steps account for"}
         _write_rates(stored)
         forecast = lesson_forecasts(lesson, None, "embedded", torch.device("cpu"), with_probe=True)["quick"]
         sources = "\n".join(c.source for c in nbformat.read(executed, as_version=4).cells if c.cell_type == "code")
         named = sum(sec for step, sec in zip(forecast.steps, forecast.seconds) if step.call and step.call in sources)
         cells_s = executed_sections(executed)[1]
-        stored["rates"][f"{lesson.number} rest"]["seconds"] = max(cells_s - named, 0.0)
+        stored["rates"][key]["seconds"] = max(cells_s - named, 0.0)
         _write_rates(stored)
         print(f"{notebook.name}: cells {cells_s:.0f} s, named steps {named:.0f} s, rest {max(cells_s - named, 0):.0f} s")
     return stored
+
+
+def _embedded_plan():
+    from sbert_workbook.forecast.work import EMBEDDED, Plan
+
+    return Plan("quick", EMBEDDED, "cpu", True, "embedded")
 
 
 def validate(only: list[str] | None, variant: str, mode: str) -> list[dict]:
