@@ -9,8 +9,8 @@ import nbformat
 import pytest
 
 from sbert_workbook.book import build as book
-from sbert_workbook.installs.binder_check import BINDER_MEMORY_LIMIT_GB, start_script_env
-from sbert_workbook.installs.binder_memory import NotebookMemory, over_the_limit, run_within_memory
+from sbert_workbook.installs.binder_check import BINDER_MEMORY_LIMIT_GB, main, start_script_env
+from sbert_workbook.installs.binder_memory import NotebookMemory, measured_before, over_the_limit, run_within_memory
 from sbert_workbook.runner.notebooks import list_notebooks
 
 SAYS_QUICK = "print('quick mode: on (a test)')"
@@ -70,7 +70,19 @@ def test_every_notebook_is_measured_and_the_heavy_cell_is_found(lessons):
     assert heavy.peak_gb - small.peak_gb > 0.35 and heavy.peak_cell == 2 and heavy.peak_line.startswith("import numpy")
     limit = round(small.peak_gb + 0.2, 2)
     assert [line.split("'")[0] for line in over_the_limit(results, limit)] == ["01_heavy"]
-    assert (root / "build" / "binder" / "notebook_memory.json").is_file()
+    assert measured_before(root) == results  # what `--page-only` reads back is what `--runs-only` measured
+
+
+def test_the_page_alone_needs_the_runs_first_and_says_so(tmp_path):
+    with pytest.raises(FileNotFoundError, match=r"binder-check --runs-only"):
+        measured_before(tmp_path)
+
+
+@pytest.mark.parametrize("argv", [["--page"], ["--runs-only", "--page-only"], ["--install-only"]])
+def test_a_part_it_does_not_know_is_refused_with_the_parts_it_knows(argv, capsys):
+    assert main(argv) == 2
+    said = capsys.readouterr().err
+    assert "--runs-only" in said and "--page-only" in said and " ".join(argv) in said
 
 
 def test_the_kept_runs_make_the_book_until_a_notebook_changes(lessons, monkeypatch):

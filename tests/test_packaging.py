@@ -79,7 +79,7 @@ def test_ci_checks_the_notebooks_against_colab_and_the_readme_test_command_reads
     ci_lines = [line.split("#")[0].strip() for line in (ROOT / ".ci/run").read_text().splitlines()]
     colab = next(line for line in ci_lines if line.startswith("./workbook colab-check --standin"))
     reads = "export SBERT_WORKBOOK_STANDIN_RUNS=build/colab-standin"
-    assert ci_lines.index(colab) < ci_lines.index(reads) < ci_lines.index(_quick_start_commands()[1])
+    assert ci_lines.index(colab) < ci_lines.index(reads) < _ci_line_running(ci_lines, _quick_start_commands()[1])
     # pytest parses PYTEST_ADDOPTS before tests/conftest.py adds its options when no test path is given: an option of
     # ours there stops `./workbook test` with "unrecognized arguments" (exit 4) before any test runs
     ours = re.findall(r'addoption\("(--[a-z-]+)"', (ROOT / "tests/conftest.py").read_text())
@@ -105,7 +105,26 @@ def test_readme_quick_start_is_exactly_two_commands_and_ci_runs_the_test_one():
     launch, test = commands
     assert "lab" in launch and "test" in test
     ci_lines = [line.split("#")[0].strip() for line in (ROOT / ".ci/run").read_text().splitlines()]
-    assert test in ci_lines, f".ci/run must run the README's test command {test!r}"
+    assert _ci_line_running(ci_lines, test) is not None, f".ci/run must run the README's test command {test!r}"
+
+
+def _ci_line_running(ci_lines: list[str], command: str) -> int | None:
+    """The index of the line of .ci/run that runs ``command`` as it is (its exit status kept in a variable or not)."""
+    return next((i for i, line in enumerate(ci_lines) if re.fullmatch(re.escape(command) + r"( \|\| \w+=\$\?)?", line)),
+                None)
+
+
+def test_ci_runs_both_parts_of_binder_check_around_the_suite_and_stops_on_either():
+    ci_text = (ROOT / ".ci/run").read_text()
+    ci_lines = [line.split("#")[0].strip() for line in ci_text.splitlines()]
+    runs = next(i for i, line in enumerate(ci_lines) if "binder-check --runs-only" in line)
+    page = ci_lines.index("./workbook binder-check --page-only")
+    suite = _ci_line_running(ci_lines, _quick_start_commands()[1])
+    assert ci_lines[runs].startswith("nice -n 19 ") and ci_lines[runs].endswith("&"), "beside the suite, yielding to it"
+    assert runs < suite < page
+    waits = ci_lines.index('wait "$binder_runs" || binder=$?')
+    assert suite < waits < page and '[[ $tests -eq 0 ]] || exit "$tests"' in ci_lines[waits:page]
+    assert '[[ $binder -eq 0 ]] || exit "$binder"' in ci_lines[waits:page]
 
 
 def test_the_readme_launch_command_serves_jupyterlab_on_the_notebooks(tmp_path):

@@ -12,7 +12,8 @@ sampled (:mod:`sbert_workbook.runner.kernel_memory`), and fails when one peaks a
 then opens ``classroom/embedding_explorer.ipynb`` in the classroom app in headless Chromium until its figure is
 drawn (:mod:`sbert_workbook.classroom.pages`, shared with the browser tests). The runs' executed copies and
 verdicts are kept where ``./workbook book --executed build/binder/book-executed`` makes the book from them instead of
-running every notebook again. The file checks are also fast tests (tests/test_binder.py, tests/test_binder_memory.py).
+running every notebook again. ``--runs-only`` and ``--page-only`` do one part each (.ci/run runs the notebooks
+beside the test suite). The file checks are also fast tests (tests/test_binder.py, tests/test_binder_memory.py).
 """
 from __future__ import annotations
 
@@ -152,36 +153,67 @@ def browser_problem() -> str | None:
     return None
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Check the environment, run every notebook within Binder's memory, draw one classroom page; 0 when all pass."""
-    from sbert_workbook.installs.binder_memory import over_the_limit, run_within_memory
+#: ``--runs-only`` stops after the notebooks (and fails on memory); ``--page-only`` reads their results and opens the
+#: page. .ci/run runs the notebooks beside the test suite, at low priority, and the page after it (a page timed out
+#: while the suite held the cores would say nothing about Binder).
+PARTS = {"--runs-only": "runs", "--page-only": "page"}
 
-    root = repo_root() or Path.cwd()
-    problems = environment_problems(root) + [problem for problem in [browser_problem()] if problem]
+
+def notebook_results(root: Path, start_env: dict[str, str], part: str) -> list:
+    """Every notebook's run within memory: made now, or (``part == "page"``) read from ``--runs-only``'s."""
+    from sbert_workbook.installs.binder_memory import measured_before, run_within_memory
+
+    if part == "page":
+        return measured_before(root)
+    print(f"binder-check: binder/start sets {start_env or 'nothing'}; every notebook in quick mode as shipped ...",
+          flush=True)
+    return run_within_memory(root, start_env)
+
+
+def page_failures(root: Path, start_env: dict[str, str]) -> tuple[list[str], str]:
+    """Open the classroom page: (what failed, the sentence saying how it went)."""
+    try:
+        drawn_s, kernel_gb = classroom_page(root, start_env)
+    except RuntimeError as error:  # the app did not start or answer (start_classroom says why, with its log)
+        return [f"the classroom app: {error}"], ""
+    if drawn_s is None:
+        return [f"the classroom page {CLASSROOM_APP} drew no figure within {PAGE_TIMEOUT_S} s; the app's log is "
+                "build/binder/classroom.log"], ""
+    return [], (f"the classroom page {CLASSROOM_APP} drew its figure {drawn_s:.0f} s after it was opened, its kernel "
+                f"then held {kernel_gb:.2f} GB")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Check the environment, run every notebook within Binder's memory, draw one classroom page; 0 when all pass.
+    ``argv`` may hold one of :data:`PARTS` to do only that part."""
+    from sbert_workbook.installs.binder_memory import over_the_limit
+
+    argv = argv or []
+    if len(argv) > 1 or any(arg not in PARTS for arg in argv):
+        print(f"binder-check: cannot read {' '.join(argv)!r}; give no option (the whole check) or one of "
+              f"{', '.join(PARTS)}", file=sys.stderr)
+        return 2
+    part, root = PARTS[argv[0]] if argv else "all", repo_root() or Path.cwd()
+    problems = environment_problems(root) + [problem for problem in [browser_problem()] if problem and part != "runs"]
     if problems:
         print("binder-check: FAIL, this environment is not what binder/ builds:\n  " + "\n  ".join(problems)
               + "\nRemove build/binder-venv and run ./workbook binder-check again.", file=sys.stderr)
         return 1
     print(f"binder-check: Python {sys.version.split()[0]}, torch {metadata.version('torch')}, as binder/ asks", flush=True)
     start_env = start_script_env(root / BINDER / "start")
-    print(f"binder-check: binder/start sets {start_env or 'nothing'}; every notebook in quick mode as shipped ...",
-          flush=True)
-    results = run_within_memory(root, start_env)
+    try:
+        results = notebook_results(root, start_env, part)
+    except FileNotFoundError as missing:
+        print(f"binder-check: FAIL, {missing}", file=sys.stderr)
+        return 1
     print("binder-check: kernel peaks " + " · ".join(f"{r.notebook[:2]} {r.peak_gb:.2f} GB" for r in results)
           + f" (limit {BINDER_MEMORY_LIMIT_GB} GB)", flush=True)
     failures = over_the_limit(results, BINDER_MEMORY_LIMIT_GB)
-    try:
-        drawn_s, kernel_gb = classroom_page(root, start_env)
-        if drawn_s is None:
-            failures.append(f"the classroom page {CLASSROOM_APP} drew no figure within {PAGE_TIMEOUT_S} s; the app's "
-                            "log is build/binder/classroom.log")
-    except RuntimeError as error:  # the app did not start or answer (start_classroom says why, with its log)
-        drawn_s, kernel_gb, failures = None, 0.0, [*failures, f"the classroom app: {error}"]
-    if failures:
-        print("binder-check: FAIL\n  " + "\n  ".join(failures), file=sys.stderr)
+    more, page = page_failures(root, start_env) if part != "runs" else ([], "`--page-only` opens the classroom page")
+    if failures + more:
+        print("binder-check: FAIL\n  " + "\n  ".join(failures + more), file=sys.stderr)
         return 1
-    print(f"binder-check: PASS. Every notebook stayed within {BINDER_MEMORY_LIMIT_GB} GB; the classroom page "
-          f"{CLASSROOM_APP} drew its figure {drawn_s:.0f} s after it was opened, its kernel then held {kernel_gb:.2f} GB")
+    print(f"binder-check: PASS. Every notebook stayed within {BINDER_MEMORY_LIMIT_GB} GB; {page}")
     return 0
 
 

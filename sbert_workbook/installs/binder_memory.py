@@ -82,6 +82,16 @@ def run_within_memory(root: Path, env: dict[str, str], parallel: int = 2) -> lis
     return results
 
 
+def measured_before(root: Path) -> list[NotebookMemory]:
+    """The results :func:`run_within_memory` wrote to ``build/binder/notebook_memory.json`` (``binder-check --runs-only``
+    makes them, ``--page-only`` reads them); FileNotFoundError saying what to run when there are none."""
+    measured = root / "build" / "binder" / "notebook_memory.json"
+    if not measured.is_file():
+        raise FileNotFoundError(f"{measured} is missing: run `./workbook binder-check --runs-only` (or the whole "
+                                "`./workbook binder-check`) first")
+    return [NotebookMemory(**row) for row in json.loads(measured.read_text(encoding="utf-8"))]
+
+
 def over_the_limit(results: list[NotebookMemory], limit_gb: float) -> list[str]:
     """One line per notebook that failed or whose kernel peaked above ``limit_gb``."""
     lines = []
