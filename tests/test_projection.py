@@ -6,7 +6,8 @@ import pytest
 import torch
 from sklearn.decomposition import PCA
 
-from sbert_workbook.evaluation.projection import PROJECTIONS, principal_axes, project
+from sbert_workbook.evaluation.geometry import singular_directions
+from sbert_workbook.evaluation.projection import PROJECTIONS, project, signed_rows
 
 
 def test_svd_projection_keeps_the_cone_on_one_side_of_the_origin():
@@ -40,7 +41,8 @@ def test_keep_origin_puts_the_uncentred_points_on_the_centred_axes():
 
 def test_the_sign_of_each_axis_is_fixed_so_mirrored_data_gives_mirrored_points():
     x = torch.tensor(np.random.default_rng(12).normal(size=(50, 4)))
-    axes = principal_axes(x, 3, centre=True)
+    axes = signed_rows(singular_directions(x, 3, centre=True))
+    assert axes.shape == (3, 4)
     assert (axes.gather(1, axes.abs().argmax(dim=1, keepdim=True)) > 0).all()
     np.testing.assert_allclose(project(-x, "pca"), -project(x, "pca"), atol=1e-8)
 

@@ -17,6 +17,8 @@ import numpy as np
 import pandas as pd
 from scipy.stats import spearmanr
 
+from sbert_workbook.evaluation.geometry import NO_VARIANCE, covariance_axes, supported_dimensions, whitening_kernel
+
 #: The three positions :func:`sentence_positions` returns, in order.
 POSITIONS = ("distance from the mean (raw)", "distance from the mean (whitened)", "Gaussian log-density")
 
@@ -28,21 +30,13 @@ def _rows(vectors) -> np.ndarray:
     return x
 
 
-#: A principal direction whose variance is below this fraction of the largest counts as none (float rounding).
-NO_VARIANCE = 1e-12
-
-
 def gaussian_dimensions(vectors) -> int:
     """How many principal directions a Gaussian fit of these sentence vectors can use: those along which the sentences
     vary at all, and at most half the number of sentences when there are fewer than twice as many sentences as
     dimensions (a covariance of n vectors has rank below n). A view read straight from a LayerNorm output lies in a
-    hyperplane (each token vector's normalised coordinates sum to 0), so one of its directions has no variance."""
-    x = _rows(vectors)
-    n_sentences, dimension = x.shape
-    at_most = dimension if n_sentences >= 2 * dimension else max(1, n_sentences // 2)
-    singular = np.linalg.svd(x - x.mean(axis=0), compute_uv=False)
-    varying = int((singular ** 2 > NO_VARIANCE * singular[0] ** 2).sum())
-    return max(1, min(at_most, varying))
+    hyperplane (each token vector's normalised coordinates sum to 0), so one of its directions has no variance.
+    (:func:`~sbert_workbook.evaluation.geometry.supported_dimensions`, named for what 02 asks of it.)"""
+    return supported_dimensions(_rows(vectors))
 
 
 def _whitened(vectors, dimensions: int | None) -> tuple[np.ndarray, np.ndarray]:
@@ -53,13 +47,12 @@ def _whitened(vectors, dimensions: int | None) -> tuple[np.ndarray, np.ndarray]:
     if not 1 <= k <= x.shape[1] or k >= len(x):
         raise ValueError(f"dimensions={k} must be between 1 and the vector size {x.shape[1]} and below the number of "
                          f"sentences {len(x)}; use gaussian_dimensions(vectors) to pick it.")
-    centred = x - x.mean(axis=0)
-    _, singular, directions = np.linalg.svd(centred, full_matrices=False)
-    variances = singular[:k] ** 2 / len(x)
-    if variances[-1] <= NO_VARIANCE * variances[0]:
+    mean, variances, directions = covariance_axes(x, method="svd")
+    if variances[k - 1] <= NO_VARIANCE * variances[0]:
         raise ValueError(f"the covariance has fewer than {k} non-zero directions: pass fewer dimensions "
                          "(gaussian_dimensions(vectors) counts them).")
-    return centred @ directions[:k].T / np.sqrt(variances), variances
+    kernel = whitening_kernel(variances, directions, k, floor=0.0)
+    return (x - mean.numpy()) @ kernel.numpy(), variances[:k].numpy()
 
 
 def distance_from_mean(vectors) -> np.ndarray:

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import torch
 
-from sbert_workbook.calibration.calibrators import Calibrator, null_directions, principal_axes
+from sbert_workbook.calibration.calibrators import Calibrator, null_directions
+from sbert_workbook.evaluation.geometry import covariance_axes
 
 
 class AllButTheTop(Calibrator):
@@ -29,7 +30,7 @@ class AllButTheTop(Calibrator):
     def _fit(self, u):
         if not 0 <= self.d < u.shape[1]:
             raise ValueError(f"all-but-the-top D={self.d} must be between 0 and dim-1={u.shape[1] - 1}.")
-        self.mean_, _, eigenvectors = principal_axes(u)
+        self.mean_, _, eigenvectors = covariance_axes(u)
         self.directions_ = eigenvectors[:, :self.d]  # (dim, D)
 
     def _transform(self, u):

@@ -24,6 +24,7 @@ from scipy.stats import spearmanr
 
 from sbert_workbook.calibration.calibrators import FlowCalibrator, StandardNormalization, Whitening
 from sbert_workbook.evaluation.arrays import as_tensor
+from sbert_workbook.evaluation.geometry import singular_directions, singular_values
 
 
 class NotInvertibleError(ValueError):
@@ -91,12 +92,12 @@ def top_direction_frequency(embeddings, log_frequency: Sequence[float]) -> dict[
     The direction is the first right singular vector v₁ of the (uncentred) rows, the one SIF and NATSV (k=1)
     remove; each sentence's coordinate on it, u·v₁, is ranked against the sentence's mean word log-frequency.
     """
-    u = np.asarray(as_tensor(embeddings, torch.float64, finite=True))
+    u = as_tensor(embeddings, torch.float64, finite=True)
     if len(u) != len(log_frequency):
         raise ValueError(f"{len(u)} embeddings but {len(log_frequency)} frequencies: give one frequency per sentence.")
-    _, singular, directions = np.linalg.svd(u, full_matrices=False)
-    coordinate = u @ directions[0]
-    return {"top direction's share of energy": float(singular[0] ** 2 / (singular ** 2).sum()),
+    squared = singular_values(u, centre=False).square()
+    coordinate = (u @ singular_directions(u, 1)[:, 0]).numpy()
+    return {"top direction's share of energy": float(squared[0] / squared.sum()),
             "|Spearman| with mean log-frequency": float(abs(spearmanr(coordinate, log_frequency).statistic))}
 
 

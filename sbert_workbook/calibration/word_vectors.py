@@ -20,9 +20,10 @@ import numpy as np
 import pandas as pd
 import torch
 
-from sbert_workbook.calibration.calibrators import null_directions, top_singular_directions
+from sbert_workbook.calibration.calibrators import null_directions
 from sbert_workbook.data.registry import SEVEN_STS_SETS
 from sbert_workbook.encoding.glove import GLOVE_NAME, GloveEncoder, GloveVectors
+from sbert_workbook.evaluation.geometry import singular_directions
 from sbert_workbook.evaluation.sts import evaluate_sts
 
 #: Arora et al.'s recommended weight parameter (their range: 1e-4 to 1e-3).
@@ -61,7 +62,7 @@ def without_first_component(x) -> torch.Tensor:
     """SIF's second step: each row without its projection on u_1, the top right singular vector of X (uncentred, as
     Arora et al.'s code computes it); the same nulling as NATSV with k = 1 (:func:`~sbert_workbook.calibration.calibrators.null_directions`)."""
     x = torch.as_tensor(x, dtype=torch.float64)
-    return null_directions(x, top_singular_directions(x, 1))
+    return null_directions(x, singular_directions(x, 1))
 
 
 #: Rows of the vocabulary turned into float64 at a time by :func:`principal_directions` (a few MB, not GloVe's 160).

@@ -10,7 +10,8 @@ Each is a :class:`~sbert_workbook.calibration.calibrators.Calibrator`: fitted on
 """
 from __future__ import annotations
 
-from sbert_workbook.calibration.calibrators import Calibrator, principal_axes
+from sbert_workbook.calibration.calibrators import Calibrator
+from sbert_workbook.evaluation.geometry import covariance_axes
 
 
 class FirstDimensions(Calibrator):
@@ -63,7 +64,7 @@ class PrincipalComponents(Calibrator):
 
     def _fit(self, u):
         _check_k(self.k, u.shape[1], self.name)
-        self.mean_, _, eigenvectors = principal_axes(u)
+        self.mean_, _, eigenvectors = covariance_axes(u)
         self.components_ = eigenvectors[:, :self.k]
 
     def _transform(self, u):

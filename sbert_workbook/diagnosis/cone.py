@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sbert_workbook.evaluation.geometry import principal_variance_ratios
+from sbert_workbook.evaluation.geometry import principal_variance_ratios, singular_values
 from sbert_workbook.evaluation.similarity import mean_cosine
 
 
@@ -43,8 +43,7 @@ def top_direction_share(vectors) -> float:
 
 def effective_rank(vectors) -> float:
     """exp(−Σ_k p_k log p_k), p_k = σ_k / Σσ over the singular values of the centred vectors (between 1 and d)."""
-    x = _matrix(vectors)
-    singular = np.linalg.svd(x - x.mean(axis=0), compute_uv=False)
+    singular = singular_values(_matrix(vectors)).numpy()
     p = singular[singular > 0] / singular.sum()
     return float(np.exp(-(p * np.log(p)).sum()))
 

@@ -9,6 +9,7 @@ import numpy as np
 import torch
 
 from sbert_workbook.evaluation.arrays import as_tensor
+from sbert_workbook.evaluation.geometry import singular_directions
 
 PROJECTIONS = {
     "svd": "uncentred PCA: top singular directions, origin kept (shows the cone)",
@@ -27,7 +28,10 @@ def project(embeddings, method: str = "svd", n_components: int = 3, seed: int = 
     """
     x = as_tensor(embeddings, min_rows=2)
     if method in ("svd", "pca"):
-        directions = principal_axes(x, n_components, centre=method == "pca")
+        if x.shape[1] < n_components:
+            raise ValueError(f"Cannot project {x.shape[1]}-dimensional embeddings onto {n_components} axes: "
+                             f"ask for at most {x.shape[1]} components.")
+        directions = signed_rows(singular_directions(x, n_components, centre=method == "pca"))
         points = x if keep_origin or method == "svd" else x - x.mean(dim=0)
         return (points @ directions.T).numpy()
     if method == "umap":
@@ -40,14 +44,9 @@ def project(embeddings, method: str = "svd", n_components: int = 3, seed: int = 
     raise ValueError(f"Unknown projection {method!r}: choose one of {', '.join(PROJECTIONS)}.")
 
 
-def principal_axes(x: torch.Tensor, n_components: int, centre: bool) -> torch.Tensor:
-    """The top ``n_components`` right singular vectors of x (of x − mean with ``centre``), rows, each with its largest entry positive."""
-    if x.shape[1] < n_components:
-        raise ValueError(f"Cannot project {x.shape[1]}-dimensional embeddings onto {n_components} axes: "
-                         f"ask for at most {x.shape[1]} components.")
-    if centre:
-        x = x - x.mean(dim=0)
-    _, _, vh = torch.linalg.svd(x, full_matrices=False)
-    directions = vh[:n_components]
-    largest = directions.gather(1, directions.abs().argmax(dim=1, keepdim=True))
-    return directions * torch.where(largest < 0, -1.0, 1.0).to(directions.dtype)  # a fixed sign convention
+def signed_rows(directions: torch.Tensor) -> torch.Tensor:
+    """The (dim, k) columns of ``directions`` as k rows, each with its largest entry positive (a fixed sign convention,
+    so mirrored data gives mirrored points)."""
+    rows = directions.T
+    largest = rows.gather(1, rows.abs().argmax(dim=1, keepdim=True))
+    return rows * torch.where(largest < 0, -1.0, 1.0).to(rows.dtype)

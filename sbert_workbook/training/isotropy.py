@@ -18,7 +18,7 @@ import torch
 
 from sbert_workbook.data.records import StsData
 from sbert_workbook.evaluation.similarity import cosine_matrix
-from sbert_workbook.evaluation.geometry import principal_variance_ratios
+from sbert_workbook.evaluation.geometry import principal_variance_ratios, singular_values
 from sbert_workbook.evaluation.sts import aggregate, score_pairs
 
 Embed = Callable[[list[str]], torch.Tensor]
@@ -104,7 +104,7 @@ def mean_unrelated_cosine(vectors) -> float:
 def singular_spectrum(vectors) -> np.ndarray:
     """σ_k / σ_1 of the centred, unit-normalised vectors: flat when many directions are used, steep when a few dominate."""
     unit = torch.nn.functional.normalize(torch.as_tensor(vectors, dtype=torch.float64), dim=1)
-    values = torch.linalg.svdvals(unit - unit.mean(0)).numpy()
+    values = singular_values(unit).numpy()
     return values / values[0]
 
 
