@@ -6,6 +6,7 @@ import pytest
 from wordfreq import word_frequency
 
 from sbert_workbook.calibration import word_vectors as wv
+from sbert_workbook.calibration.all_but_the_top import AllButTheTop
 from sbert_workbook.encoding import glove as gl
 
 from test_glove import FIXTURE, FIXTURE_VECTORS
@@ -35,23 +36,31 @@ def test_without_first_component_removes_the_top_singular_direction_as_natsv_doe
 
 def test_all_but_the_top_centres_then_nulls_the_top_direction():
     vectors = np.array([[0.0, 0.0], [4.0, 0.0], [0.0, 1.0], [4.0, 1.0]])  # mean (2, .5); centred scatter diag(16, 1)
-    mean, directions = wv.principal_directions(vectors, 1)
-    np.testing.assert_allclose(mean, [2.0, 0.5])
-    np.testing.assert_allclose(np.abs(directions), [[1.0, 0.0]], atol=1e-12)
-    processed = wv.all_but_the_top(vectors, mean, directions)
+    fix = wv.vocabulary_all_but_the_top(vectors, 1)
+    np.testing.assert_allclose(fix.mean_, [2.0, 0.5])
+    np.testing.assert_allclose(fix.directions_.abs(), [[1.0], [0.0]], atol=1e-12)
+    processed = wv.all_but_the_top_words(fix, vectors)
+    assert processed.dtype == np.float64  # word vectors stay float64 (AllButTheTop.transform gives float32)
     np.testing.assert_allclose(processed, [[0.0, -0.5], [0.0, -0.5], [0.0, 0.5], [0.0, 0.5]], atol=1e-12)
-    np.testing.assert_allclose(wv.all_but_the_top(vectors, mean, directions[:0]), vectors - mean)  # D = 0: centring only
+    centring = AllButTheTop.of_axes(fix.mean_, fix.directions_[:, :0])  # D = 0: centring only
+    np.testing.assert_allclose(wv.all_but_the_top_words(centring, vectors), vectors - [2.0, 0.5])
+    with pytest.raises(ValueError, match=r"directions of shape \(dim, D\)"):
+        AllButTheTop.of_axes(fix.mean_, fix.directions_.T)  # rows instead of columns
 
 
-def test_principal_directions_sum_the_scatter_chunk_by_chunk(monkeypatch):
+def test_the_vocabulary_fit_sums_the_scatter_chunk_by_chunk_and_is_the_calibrators_fit(monkeypatch):
     """05 §11 reads GloVe's 400K vectors in chunks; the directions are PCA's, computed here by an SVD of the whole."""
     vectors = (np.random.default_rng(3).normal(size=(1001, 5)) * [5.0, 3.0, 2.0, 1.0, 0.5] + 4.0).astype(np.float32)
     monkeypatch.setattr(wv, "SCATTER_CHUNK", 100)  # ten full chunks and a last row alone
-    mean, directions = wv.principal_directions(vectors, 2)
+    fix = wv.vocabulary_all_but_the_top(vectors, 2)
     whole = vectors.astype(np.float64)
-    np.testing.assert_allclose(mean, whole.mean(axis=0), rtol=1e-12)
+    np.testing.assert_allclose(fix.mean_, whole.mean(axis=0), rtol=1e-12)
     top = np.linalg.svd(whole - whole.mean(axis=0), full_matrices=False)[2][:2]
-    np.testing.assert_allclose(np.abs((directions * top).sum(axis=1)), [1.0, 1.0], atol=1e-10)
+    np.testing.assert_allclose(np.abs((fix.directions_.numpy().T * top).sum(axis=1)), [1.0, 1.0], atol=1e-10)
+    fitted = AllButTheTop(2).fit(vectors)  # the same calibrator fitted on the rows at once, in float32 at the end
+    np.testing.assert_allclose(fix.transform(vectors).numpy(), fitted.transform(vectors).numpy(), atol=1e-5)
+    np.testing.assert_allclose(wv.all_but_the_top_words(fix, whole), (whole - whole.mean(axis=0)) @ (np.eye(5) - top.T @ top),
+                               atol=1e-10)
 
 
 def test_all_but_the_top_encoder_averages_processed_word_vectors():

@@ -33,6 +33,19 @@ class AllButTheTop(Calibrator):
         self.mean_, _, eigenvectors = covariance_axes(u)
         self.directions_ = eigenvectors[:, :self.d]  # (dim, D)
 
+    @classmethod
+    def of_axes(cls, mean, directions) -> AllButTheTop:
+        """The fitted calibrator for μ (dim,) and the top D principal directions as the columns of ``directions``
+        (dim, D): for axes computed elsewhere, e.g. a vocabulary's :func:`~sbert_workbook.evaluation.geometry.covariance_axes`
+        read in chunks (``05``'s 400K GloVe words, too many for :meth:`fit`)."""
+        mean, directions = (torch.as_tensor(a, dtype=torch.float64) for a in (mean, directions))
+        if mean.ndim != 1 or directions.ndim != 2 or directions.shape[0] != len(mean):
+            raise ValueError(f"of_axes needs a mean of shape (dim,) and directions of shape (dim, D); got "
+                             f"{tuple(mean.shape)} and {tuple(directions.shape)}.")
+        fix = cls(directions.shape[1])
+        fix.dim_, fix.mean_, fix.directions_ = len(mean), mean, directions
+        return fix
+
     def _transform(self, u):
         return null_directions(u - self.mean_, self.directions_)
 
@@ -85,6 +98,4 @@ def _fitted(members: torch.Tensor, d: int) -> AllButTheTop:
     """:class:`AllButTheTop` of one cluster's members; a cluster of one member is only centred (it has no directions)."""
     if len(members) >= 2:
         return AllButTheTop(min(d, len(members) - 1, members.shape[1] - 1)).fit(members)
-    alone = AllButTheTop(0)
-    alone.dim_, alone.mean_, alone.directions_ = members.shape[1], members[0], members.new_zeros((members.shape[1], 0))
-    return alone
+    return AllButTheTop.of_axes(members[0], members.new_zeros((members.shape[1], 0)))

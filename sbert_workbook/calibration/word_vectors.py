@@ -20,10 +20,11 @@ import numpy as np
 import pandas as pd
 import torch
 
+from sbert_workbook.calibration.all_but_the_top import AllButTheTop
 from sbert_workbook.calibration.calibrators import null_directions
 from sbert_workbook.data.registry import SEVEN_STS_SETS
 from sbert_workbook.encoding.glove import GLOVE_NAME, GloveEncoder, GloveVectors
-from sbert_workbook.evaluation.geometry import singular_directions
+from sbert_workbook.evaluation.geometry import covariance_axes, singular_directions
 from sbert_workbook.evaluation.sts import evaluate_sts
 
 #: Arora et al.'s recommended weight parameter (their range: 1e-4 to 1e-3).
@@ -65,34 +66,29 @@ def without_first_component(x) -> torch.Tensor:
     return null_directions(x, singular_directions(x, 1))
 
 
-#: Rows of the vocabulary turned into float64 at a time by :func:`principal_directions` (a few MB, not GloVe's 160).
+#: Rows of the vocabulary turned into float64 at a time by :func:`vocabulary_all_but_the_top` (a few MB, not GloVe's 160).
 SCATTER_CHUNK = 20_000
 
 
-def principal_directions(vectors: np.ndarray, d: int) -> tuple[np.ndarray, np.ndarray]:
-    """μ, the mean vector, and the top ``d`` principal directions u_1 … u_d (as rows) of the centred vectors.
+def vocabulary_all_but_the_top(vectors, d: int) -> AllButTheTop:
+    """:class:`~sbert_workbook.calibration.all_but_the_top.AllButTheTop` of a whole vocabulary: μ, the mean vector, and
+    the top ``d`` principal directions of the centred vectors.
 
     The scatter Σ (v − μ)(v − μ)ᵀ is summed over chunks of rows in float64, so a memory-mapped vocabulary is read in
     pieces and never copied whole (``05`` runs in a laptop's memory)."""
-    vectors = np.asarray(vectors)
-    chunks = range(0, len(vectors), SCATTER_CHUNK)
-    mean = sum(vectors[i:i + SCATTER_CHUNK].sum(axis=0, dtype=np.float64) for i in chunks) / len(vectors)
-    scatter = np.zeros((vectors.shape[1], vectors.shape[1]))
-    for i in chunks:
-        centred = vectors[i:i + SCATTER_CHUNK].astype(np.float64) - mean  # ṽ = v − μ
-        scatter += centred.T @ centred
-    eigenvalues, eigenvectors = np.linalg.eigh(scatter)  # ascending order
-    return mean, eigenvectors[:, ::-1][:, :d].T
+    mean, _, axes = covariance_axes(vectors, chunk=SCATTER_CHUNK)
+    return AllButTheTop.of_axes(mean, axes[:, :d])
 
 
-def all_but_the_top(vectors: np.ndarray, mean: np.ndarray, directions: np.ndarray) -> np.ndarray:
-    """v ↦ ṽ − Σ_i (u_iᵀ ṽ) u_i with ṽ = v − μ: all-but-the-top, given μ and the rows u_i of ``directions``.
+def all_but_the_top_words(fix: AllButTheTop, vectors) -> np.ndarray:
+    """v ↦ ṽ − Σ_i (u_iᵀ ṽ) u_i with ṽ = v − μ: ``fix`` applied to word vectors, in float64 (its ``transform``
+    returns float32, for sentence vectors).
 
     The paper's Algorithm 1 writes u_iᵀ v(w); projecting the centred ṽ instead keeps the result
     centred (the two differ by one constant vector, Σ_i (u_iᵀ μ) u_i).
     """
-    v = np.asarray(vectors, dtype=np.float64) - mean
-    return v - (v @ directions.T) @ directions
+    v = torch.as_tensor(np.asarray(vectors), dtype=torch.float64) - fix.mean_
+    return null_directions(v, fix.directions_).numpy()
 
 
 def sif_encoder(glove: GloveVectors, a: float = SIF_A) -> GloveEncoder:
@@ -120,13 +116,14 @@ def sif_embed(glove: GloveVectors, a: float = SIF_A):
     return embed
 
 
-def all_but_the_top_encoder(glove: GloveVectors, d: int, fitted: tuple[np.ndarray, np.ndarray] | None = None) -> GloveEncoder:
+def all_but_the_top_encoder(glove: GloveVectors, d: int, fitted: AllButTheTop | None = None) -> GloveEncoder:
     """Averaged GloVe on all-but-the-top word vectors; μ and the directions come from all words (or ``fitted``, D ≥ d).
 
     Only the words a sentence uses are transformed, when it is encoded.
     """
-    mean, directions = fitted if fitted is not None else principal_directions(glove.vectors, d)
-    return GloveEncoder(glove, word_transform=lambda vectors: all_but_the_top(vectors, mean, directions[:d]),
+    fitted = vocabulary_all_but_the_top(glove.vectors, d) if fitted is None else fitted
+    fix = AllButTheTop.of_axes(fitted.mean_, fitted.directions_[:, :d])
+    return GloveEncoder(glove, word_transform=lambda vectors: all_but_the_top_words(fix, vectors),
                         label=f"{GLOVE_NAME}, all-but-the-top D={d}")
 
 
@@ -146,7 +143,7 @@ def word_vector_fixes_table(glove: GloveVectors, datasets: Sequence[str] = SEVEN
                "SIF weights only": sif_encoder(glove, a),
                "remove 1st PC only": lambda s: without_first_component(GloveEncoder(glove).encode(s)),
                "SIF (weights + remove 1st PC)": sif_embed(glove, a)}
-    fitted = principal_directions(glove.vectors, max(d_values))  # one fit on all words serves every D
+    fitted = vocabulary_all_but_the_top(glove.vectors, max(d_values))  # one fit on all words serves every D
     for d in d_values:
         methods[f"all-but-the-top (D={d})"] = all_but_the_top_encoder(glove, d, fitted)
     rows, last = {}, None
