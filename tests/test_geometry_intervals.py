@@ -8,6 +8,7 @@ import torch
 
 from sbert_workbook.evaluation import geometry_intervals as gi
 from sbert_workbook.evaluation.geometry import alignment, uniformity
+from sbert_workbook.evaluation.uncertainty import paired_mean_interval
 
 
 def cloud(n: int, spread: float, seed: int) -> torch.Tensor:
@@ -72,7 +73,7 @@ def test_a_mean_difference_of_zero_one_outcomes_matches_scipys_paired_bootstrap(
 
     rng = np.random.default_rng(3)
     right_a, right_b = rng.random(300) < 0.7, rng.random(300) < 0.6
-    interval = gi.mean_difference(right_a, right_b, "test pairs", resamples=5000)
+    interval = paired_mean_interval(right_a, right_b, resamples=5000, unit="test pairs")
     scipys = bootstrap((right_a.astype(float), right_b.astype(float)), lambda a, b: a.mean() - b.mean(), paired=True,
                        method="percentile", n_resamples=5000, random_state=0).confidence_interval
     assert interval.difference == pytest.approx(right_a.mean() - right_b.mean())

@@ -193,5 +193,17 @@ def test_a_paired_mean_interval_against_a_hand_case_and_scipy():
     ours = uncertainty.paired_mean_interval(a, b, resamples=4000)
     theirs = stats.bootstrap((a - b,), np.mean, n_resamples=4000, method="percentile", random_state=0).confidence_interval
     assert ours.low == pytest.approx(theirs.low, abs=0.03) and ours.high == pytest.approx(theirs.high, abs=0.03)
-    with pytest.raises(ValueError, match="same items"):
+    with pytest.raises(ValueError, match="one number for each of the same queries"):
         uncertainty.paired_mean_interval([1.0, 2.0], [1.0])
+
+
+def test_every_percentile_bootstrap_draws_and_reads_its_interval_one_way():
+    picks = uncertainty.bootstrap_picks(5, 3, seed=7)
+    assert picks.shape == (3, 5) and np.array_equal(picks, np.random.default_rng(7).integers(0, 5, size=(3, 5)))
+    stream, reference = np.random.default_rng(1), np.random.default_rng(1)  # a Generator goes on drawing from its stream
+    first, second = uncertainty.bootstrap_picks(4, 2, stream), uncertainty.bootstrap_picks(4, 2, stream)
+    assert np.array_equal(second, (reference.integers(0, 4, size=(2, 4)), reference.integers(0, 4, size=(2, 4)))[1])
+    assert not np.array_equal(first, second)
+    values = np.array([np.nan, 3.0, 1.0, 2.0, np.nan, 5.0, 4.0])
+    assert uncertainty.percentile_interval(values, 0.5) == tuple(np.nanquantile(values, [0.25, 0.75]))
+    assert np.isnan(uncertainty.percentile_interval([np.nan, np.nan])).all()  # no resample defined it: said, not guessed

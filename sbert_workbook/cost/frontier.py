@@ -19,7 +19,7 @@ import pandas as pd
 
 from sbert_workbook.cost.storage import Storage
 from sbert_workbook.diagnosis.ladder import PairVectors, spearman_table
-from sbert_workbook.evaluation.uncertainty import Interval, paired_bootstrap
+from sbert_workbook.evaluation.uncertainty import Interval, paired_bootstrap, paired_mean_interval
 
 
 def recall_at_k(found: np.ndarray, match: Sequence[int]) -> float:
@@ -64,9 +64,7 @@ class Frontier:
 
     def recall_change(self, storage: str, against: str, resamples: int = 2000, seed: int = 0) -> Interval:
         """recall@k of ``storage`` minus that of ``against`` on the same queries, with its 95 % paired bootstrap over them."""
-        from sbert_workbook.evaluation.geometry_intervals import mean_difference
-
-        return mean_difference(self.hits[storage], self.hits[against], "queries", resamples, seed)
+        return paired_mean_interval(self.hits[storage], self.hits[against], resamples, seed, unit="queries")
 
 
 def measure(storages: Sequence[Storage], calibration: np.ndarray, pairs: PairVectors, queries: np.ndarray,

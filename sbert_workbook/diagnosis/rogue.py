@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 
 from sbert_workbook.evaluation.similarity import cosine_similarity
-from sbert_workbook.evaluation.uncertainty import CONFIDENCE, RESAMPLES, spearman_rows
+from sbert_workbook.evaluation.uncertainty import CONFIDENCE, RESAMPLES, bootstrap_picks, percentile_interval, spearman_rows
 
 #: |E cos| below this leaves a share of it undefined: a ratio to a number near 0.
 MIN_EXPECTED_COSINE = 0.05
@@ -95,11 +95,9 @@ def informativity(first, second, dimensions, resamples: int = RESAMPLES, seed: i
     kept = np.setdiff1d(np.arange(first.shape[1]), np.asarray(dimensions, dtype=int))
     whole, without = cosine_similarity(first, second), cosine_similarity(first[:, kept], second[:, kept])
     whole, without = np.asarray(whole, dtype=np.float64), np.asarray(without, dtype=np.float64)
-    picks = np.random.default_rng(seed).integers(0, len(whole), size=(resamples, len(whole)))
-    resampled = spearman_rows(whole[picks], without[picks]) / 100
-    tail = (1 - confidence) / 2
-    low, high = np.nanquantile(resampled, [tail, 1 - tail])
-    return Correlation(float(spearman_rows(whole, without) / 100), float(low), float(high),
+    picks = bootstrap_picks(len(whole), resamples, seed)
+    low, high = percentile_interval(spearman_rows(whole[picks], without[picks]) / 100, confidence)
+    return Correlation(float(spearman_rows(whole, without) / 100), low, high,
                        f"percentile bootstrap over {len(whole)} pairs, {resamples} resamples")
 
 

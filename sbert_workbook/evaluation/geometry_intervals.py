@@ -22,7 +22,8 @@ import numpy as np
 import torch
 
 from sbert_workbook.evaluation.arrays import as_tensor
-from sbert_workbook.evaluation.uncertainty import CONFIDENCE, RESAMPLES, Interval
+from sbert_workbook.evaluation.uncertainty import (CONFIDENCE, RESAMPLES, Interval, bootstrap_picks, paired_mean_interval,
+                                                   percentile_interval)
 
 
 def _unit(vectors) -> np.ndarray:
@@ -45,29 +46,12 @@ def mean_kernels(vectors, t: float = 2.0) -> np.ndarray:
     return kernel.sum(axis=1) / (len(unit) - 1)
 
 
-def _interval(observed: float, resampled: np.ndarray, confidence: float, method: str) -> Interval:
-    tail = (1 - confidence) / 2
-    low, high = np.nanquantile(resampled, [tail, 1 - tail])
-    return Interval(float(observed), float(low), float(high), method)
-
-
-def mean_difference(values_a, values_b, items: str = "items", resamples: int = RESAMPLES, seed: int = 0,
-                    confidence: float = CONFIDENCE) -> Interval:
-    """Interval of mean(a) − mean(b) for one number per item under two rows (a pair's distance, a test pair's 0/1
-    correctness): the items are resampled with replacement, each keeping both its numbers."""
-    a, b = np.asarray(values_a, dtype=np.float64), np.asarray(values_b, dtype=np.float64)
-    if a.shape != b.shape or a.ndim != 1:
-        raise ValueError(f"Both rows must hold one number for each of the same {items}; got shapes {a.shape} and {b.shape}.")
-    picks = np.random.default_rng(seed).integers(0, len(a), size=(resamples, len(a)))
-    return _interval(a.mean() - b.mean(), a[picks].mean(axis=1) - b[picks].mean(axis=1), confidence,
-                     f"paired bootstrap over {len(a)} {items}, {resamples} resamples")
-
-
 def alignment_difference(pairs_a: tuple, pairs_b: tuple, resamples: int = RESAMPLES, seed: int = 0,
                          confidence: float = CONFIDENCE) -> Interval:
     """Interval of ℓ_align(a) − ℓ_align(b): ``pairs_a`` and ``pairs_b`` are each ``(x, y)``, the same positive pairs
     under two embeddings; the pairs are resampled with replacement, each keeping its two distances."""
-    return mean_difference(pair_distances(*pairs_a), pair_distances(*pairs_b), "positive pairs", resamples, seed, confidence)
+    return paired_mean_interval(pair_distances(*pairs_a), pair_distances(*pairs_b), resamples, seed, confidence,
+                                unit="positive pairs")
 
 
 def uniformity_difference(vectors_a, vectors_b, t: float = 2.0, resamples: int = RESAMPLES, seed: int = 0,
@@ -77,7 +61,8 @@ def uniformity_difference(vectors_a, vectors_b, t: float = 2.0, resamples: int =
     a, b = mean_kernels(vectors_a, t), mean_kernels(vectors_b, t)
     if a.shape != b.shape:
         raise ValueError(f"Both rows must embed the same sentences; got {len(a)} and {len(b)}.")
-    picks = np.random.default_rng(seed).integers(0, len(a), size=(resamples, len(a)))
+    picks = bootstrap_picks(len(a), resamples, seed)
     moved = [np.clip(k.mean() + 2 * (k[picks].mean(axis=1) - k.mean()), 1e-300, None) for k in (a, b)]
-    return _interval(np.log(a.mean()) - np.log(b.mean()), np.log(moved[0]) - np.log(moved[1]), confidence,
-                     f"paired bootstrap over {len(a)} sentences (Hájek projection of the U-statistic), {resamples} resamples")
+    return Interval(float(np.log(a.mean()) - np.log(b.mean())),
+                    *percentile_interval(np.log(moved[0]) - np.log(moved[1]), confidence),
+                    f"paired bootstrap over {len(a)} sentences (Hájek projection of the U-statistic), {resamples} resamples")

@@ -20,7 +20,7 @@ import pandas as pd
 from scipy.special import expit
 
 from sbert_workbook.evaluation.thresholds import Estimate, labelled
-from sbert_workbook.evaluation.uncertainty import CONFIDENCE, RESAMPLES, Interval
+from sbert_workbook.evaluation.uncertainty import CONFIDENCE, RESAMPLES, Interval, bootstrap_picks, percentile_interval
 
 BINS = 10
 
@@ -130,11 +130,9 @@ def ece_interval(probabilities, labels, bins: int = BINS, resamples: int = RESAM
                  confidence: float = CONFIDENCE) -> Estimate:
     """ECE with its percentile interval over the pairs resampled with replacement."""
     probabilities, labels = np.asarray(probabilities, dtype=float), labelled(probabilities, labels)[1]
-    picks = np.random.default_rng(seed).integers(0, len(labels), size=(resamples, len(labels)))
-    resampled = _ece_rows(probabilities, labels, bin_of(probabilities, bins), picks, bins)
-    tail = (1 - confidence) / 2
-    return Estimate(expected_calibration_error(probabilities, labels, bins),
-                    *map(float, np.quantile(resampled, [tail, 1 - tail])),
+    resampled = _ece_rows(probabilities, labels, bin_of(probabilities, bins), bootstrap_picks(len(labels), resamples, seed),
+                          bins)
+    return Estimate(expected_calibration_error(probabilities, labels, bins), *percentile_interval(resampled, confidence),
                     f"bootstrap over {len(labels)} test pairs, {resamples} resamples")
 
 
@@ -143,10 +141,8 @@ def ece_change(probabilities_a, probabilities_b, labels, bins: int = BINS, resam
     """Interval of ECE(a) − ECE(b) (× 100) on the same pairs, resampled together."""
     a, b = np.asarray(probabilities_a, dtype=float), np.asarray(probabilities_b, dtype=float)
     labels = labelled(a, labels)[1]
-    picks = np.random.default_rng(seed).integers(0, len(labels), size=(resamples, len(labels)))
+    picks = bootstrap_picks(len(labels), resamples, seed)
     difference = 100 * (_ece_rows(a, labels, bin_of(a, bins), picks, bins) - _ece_rows(b, labels, bin_of(b, bins), picks, bins))
-    tail = (1 - confidence) / 2
-    low, high = np.quantile(difference, [tail, 1 - tail])
     observed = 100 * (expected_calibration_error(a, labels, bins) - expected_calibration_error(b, labels, bins))
-    return Interval(float(observed), float(low), float(high),
+    return Interval(float(observed), *percentile_interval(difference, confidence),
                     f"paired bootstrap over {len(labels)} test pairs, {resamples} resamples")

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sbert_workbook.evaluation.uncertainty import CONFIDENCE, RESAMPLES, Interval
+from sbert_workbook.evaluation.uncertainty import CONFIDENCE, RESAMPLES, Interval, bootstrap_picks, percentile_interval
 
 METRICS = ("accuracy", "precision", "recall", "F1")
 
@@ -133,25 +133,13 @@ def metrics_at(scores, labels, threshold: float) -> dict[str, float]:
     return {name: float(value) for name, value in metrics_of(confusion(scores >= threshold, labels)).items()}
 
 
-def percentile_interval(values: np.ndarray, confidence: float = CONFIDENCE) -> tuple[float, float]:
-    """The central ``confidence`` interval of the defined values (NaN, NaN when none is: e.g. precision with no pair
-    called related in any resample)."""
-    defined = np.asarray(values, dtype=float)
-    defined = defined[~np.isnan(defined)]
-    if defined.size == 0:
-        return float("nan"), float("nan")
-    tail = (1 - confidence) / 2
-    low, high = np.quantile(defined, [tail, 1 - tail])
-    return float(low), float(high)
-
-
 def metric_interval(scores, labels, threshold: float, resamples: int = RESAMPLES, seed: int = 0,
                     confidence: float = CONFIDENCE) -> dict[str, Estimate]:
     """Each metric at ``threshold`` with its percentile interval over the pairs resampled with replacement (the
     threshold stays as chosen on the other split)."""
     scores, labels = labelled(scores, labels)
     predicted = scores >= threshold
-    picks = np.random.default_rng(seed).integers(0, len(labels), size=(resamples, len(labels)))
+    picks = bootstrap_picks(len(labels), resamples, seed)
     resampled = metrics_of(confusion(predicted[picks], labels[picks].astype(bool)))
     observed = metrics_at(scores, labels, threshold)
     method = f"bootstrap over {len(labels)} test pairs, the threshold fixed, {resamples} resamples"
@@ -165,7 +153,7 @@ def paired_metric_change(scores_a, threshold_a: float, scores_b, threshold_b: fl
     labels = labelled(scores_a, labels)[1]
     labelled(scores_b, labels)
     a, b = np.asarray(scores_a) >= threshold_a, np.asarray(scores_b) >= threshold_b
-    picks = np.random.default_rng(seed).integers(0, len(labels), size=(resamples, len(labels)))
+    picks = bootstrap_picks(len(labels), resamples, seed)
     truth = labels.astype(bool)
     difference = 100 * (metrics_of(confusion(a[picks], truth[picks]))[metric]
                         - metrics_of(confusion(b[picks], truth[picks]))[metric])

@@ -103,6 +103,25 @@ def _as_sets(gold, *similarities) -> dict[str, tuple[np.ndarray, ...]]:
     return checked
 
 
+def bootstrap_picks(n: int, resamples: int, seed) -> np.ndarray:
+    """(``resamples``, ``n``) indices of ``n`` items drawn with replacement, one resample per row: the draws of every
+    percentile bootstrap here. ``seed`` is an int, or a numpy Generator to draw several sets from one stream."""
+    return np.random.default_rng(seed).integers(0, n, size=(resamples, n))
+
+
+def percentile_interval(resampled, confidence: float = CONFIDENCE) -> tuple[float, float]:
+    """The central ``confidence`` interval of a statistic's resampled values: its (1 − c)/2 and (1 + c)/2 quantiles, the
+    resamples where it is undefined (NaN) left out; (NaN, NaN) when none is defined (e.g. a precision with no pair
+    called related in any resample)."""
+    defined = np.asarray(resampled, dtype=np.float64).ravel()
+    defined = defined[~np.isnan(defined)]
+    if defined.size == 0:
+        return float("nan"), float("nan")
+    tail = (1 - confidence) / 2
+    low, high = np.quantile(defined, [tail, 1 - tail])
+    return float(low), float(high)
+
+
 def _bootstrap(sets: Mapping[str, tuple[np.ndarray, ...]], statistic, resamples: int, seed: int, confidence: float,
                label: str, weights: Mapping[str, float] | None = None) -> Interval:
     """``statistic(gold ranks, *similarity ranks)`` (rows → one value per row) on each set and on its resamples,
@@ -112,14 +131,12 @@ def _bootstrap(sets: Mapping[str, tuple[np.ndarray, ...]], statistic, resamples:
     observed, resampled = [], []
     for arrays in sets.values():
         observed.append(statistic(*(stats.rankdata(values) for values in arrays)))
-        picks = rng.integers(0, len(arrays[0]), size=(resamples, len(arrays[0])))
+        picks = bootstrap_picks(len(arrays[0]), resamples, rng)
         resampled.append(statistic(*(resampled_ranks(values, picks) for values in arrays)))
     if weights is not None:
         w = np.asarray([weights[name] for name in sets], dtype=np.float64)[:, None]
         observed, resampled = [float(np.sum(w[:, 0] * np.asarray(observed)))], [np.sum(w * np.stack(resampled), axis=0)]
-    distribution = _mean_over_sets(resampled)
-    tail = (1 - confidence) / 2
-    low, high = np.nanquantile(distribution, [tail, 1 - tail])
+    low, high = percentile_interval(_mean_over_sets(resampled), confidence)
     pairs = sum(len(arrays[0]) for arrays in sets.values())
     where = f"{pairs} pairs" if len(sets) == 1 else f"{pairs} pairs of {len(sets)} sets, each resampled"
     return Interval(float(np.mean(observed)), float(low), float(high), f"{label} over {where}, {resamples} resamples")
@@ -174,13 +191,12 @@ def row_means_interval(gold: Mapping[str, np.ndarray], similarities: Mapping[str
     resampled = {row: [] for row in similarities}
     for name in gold:
         values = np.asarray(gold[name], dtype=np.float64)
-        picks = rng.integers(0, len(values), size=(resamples, len(values)))
+        picks = bootstrap_picks(len(values), resamples, rng)
         gold_ranks = resampled_ranks(values, picks)
         for row, rows in similarities.items():
             resampled[row].append(_pearson_rows(resampled_ranks(np.asarray(rows[name], dtype=np.float64), picks), gold_ranks))
     distribution = statistic({row: np.nanmean(np.stack(values), axis=0) for row, values in resampled.items()})
-    tail = (1 - confidence) / 2
-    low, high = np.nanquantile(distribution, [tail, 1 - tail])
+    low, high = percentile_interval(distribution, confidence)
     pairs = sum(len(values) for values in gold.values())
     return Interval(float(statistic(observed)), float(low), float(high),
                     f"bootstrap over {pairs} pairs of {len(gold)} sets, each resampled, {resamples} resamples")
@@ -234,13 +250,11 @@ def aggregation_gap_interval(gold: Mapping[str, np.ndarray], similarities: Mappi
         weights = np.asarray([len(m) for m in members]) / len(labels)
         observed.append(float(_pearson_rows(stats.rankdata(x), stats.rankdata(g))
                               - sum(w * _pearson_rows(stats.rankdata(x[m]), stats.rankdata(g[m])) for w, m in zip(weights, members))))
-        picks = [m[rng.integers(0, len(m), size=(resamples, len(m)))] for m in members]
+        picks = [m[bootstrap_picks(len(m), resamples, rng)] for m in members]
         pooled = np.concatenate(picks, axis=1)
         per_subset = sum(w * _pearson_rows(resampled_ranks(x, p), resampled_ranks(g, p)) for w, p in zip(weights, picks))
         resampled.append(_pearson_rows(resampled_ranks(x, pooled), resampled_ranks(g, pooled)) - per_subset)
-    distribution = _mean_over_sets(resampled)
-    tail = (1 - confidence) / 2
-    low, high = np.nanquantile(distribution, [tail, 1 - tail])
+    low, high = percentile_interval(_mean_over_sets(resampled), confidence)
     pairs = sum(len(values) for values in gold.values())
     return Interval(float(np.mean(observed)), float(low), float(high),
                     f"bootstrap over {pairs} pairs of {len(gold)} sets, resampled within each subset, {resamples} resamples")
@@ -252,11 +266,10 @@ def paired_mean_interval(a: Sequence[float], b: Sequence[float], resamples: int 
     each keeping both of its outcomes (``03_pooling_and_sts.ipynb`` §6: recall@1 or MRR before and after reranking)."""
     a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
     if a.ndim != 1 or a.shape != b.shape or len(a) < 2:
-        raise ValueError(f"Give two 1-d outcome lists of the same items, at least 2; got shapes {a.shape} and {b.shape}.")
-    picks = np.random.default_rng(seed).integers(0, len(a), size=(resamples, len(a)))
-    tail = (1 - confidence) / 2
-    low, high = np.quantile((a - b)[picks].mean(axis=1), [tail, 1 - tail])
-    return Interval(float((a - b).mean()), float(low), float(high),
+        raise ValueError(f"Give two 1-d outcome lists with one number for each of the same {unit} (at least 2); "
+                         f"got shapes {a.shape} and {b.shape}.")
+    low, high = percentile_interval((a - b)[bootstrap_picks(len(a), resamples, seed)].mean(axis=1), confidence)
+    return Interval(float((a - b).mean()), low, high,
                     f"paired bootstrap over {len(a)} {unit}, {resamples} resamples")
 
 

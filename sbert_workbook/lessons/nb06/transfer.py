@@ -7,9 +7,10 @@ import pandas as pd
 from IPython.display import Markdown
 
 from sbert_workbook import published
-from sbert_workbook.evaluation import geometry_intervals, probes
+from sbert_workbook.evaluation import probes
 from sbert_workbook.evaluation.interval_plots import interval_forest_figure
 from sbert_workbook.evaluation.provenance import describe_split, with_provenance
+from sbert_workbook.evaluation.uncertainty import paired_mean_interval
 from sbert_workbook.lessons.nb06.lesson import Lesson06
 from sbert_workbook.lessons.nb06.plane import Plane
 from sbert_workbook.lessons.report import Report
@@ -47,7 +48,7 @@ def transfer_report(lesson: Lesson06, right: dict[str, np.ndarray]) -> Report:
     """§6: probe accuracy per row, each row minus raw with its interval (drawn), and Table E.1 as the paper reads it."""
     d = lesson.data
     table = pd.DataFrame({"probe accuracy": {name: 100 * r.mean() for name, r in right.items()}}).rename_axis("embedding")
-    changes = {f"{name} minus raw": geometry_intervals.mean_difference(100 * r, 100 * right["raw"], "SICK-E test pairs")
+    changes = {f"{name} minus raw": paired_mean_interval(100 * r, 100 * right["raw"], unit="SICK-E test pairs")
                for name, r in right.items() if name != "raw"}
     majority = 100 * probes.majority_accuracy(d.sick_train.labels, d.sick_test.labels)
     e1 = published.SIMCSE_TABLE_E1

@@ -10,7 +10,7 @@ import pandas as pd
 from sbert_workbook.evaluation.interval_plots import interval_forest_figure
 from sbert_workbook.evaluation.minimal_pairs import PERTURBATIONS, fooled
 from sbert_workbook.evaluation.thresholds import Estimate
-from sbert_workbook.evaluation.uncertainty import CONFIDENCE, Interval, paired_mean_interval
+from sbert_workbook.evaluation.uncertainty import Interval, bootstrap_picks, paired_mean_interval, percentile_interval
 from sbert_workbook.lessons.nb09.lesson import NOTEBOOK, Lesson09, ModelVectors, captioned
 from sbert_workbook.lessons.report import Report, verdict
 
@@ -34,19 +34,16 @@ class StressRun:
 
 def share_estimate(values: np.ndarray, resamples: int, seed: int) -> Estimate:
     """The share of 1s with its percentile interval over the items resampled with replacement."""
-    picks = np.random.default_rng(seed).integers(0, len(values), size=(resamples, len(values)))
-    tail = (1 - CONFIDENCE) / 2
-    low, high = np.quantile(values[picks].mean(axis=1), [tail, 1 - tail])
-    return Estimate(float(values.mean()), float(low), float(high), f"bootstrap over {len(values)} pairs, {resamples} resamples")
+    low, high = percentile_interval(values[bootstrap_picks(len(values), resamples, seed)].mean(axis=1))
+    return Estimate(float(values.mean()), low, high, f"bootstrap over {len(values)} pairs, {resamples} resamples")
 
 
 def share_difference(a: np.ndarray, b: np.ndarray, resamples: int, seed: int) -> Interval:
     """Interval of share(a) − share(b) (× 100) for two different sets of items, each resampled on its own."""
     rng = np.random.default_rng(seed)
-    draws = [values[rng.integers(0, len(values), size=(resamples, len(values)))].mean(axis=1) for values in (a, b)]
-    tail = (1 - CONFIDENCE) / 2
-    low, high = np.quantile(100 * (draws[0] - draws[1]), [tail, 1 - tail])
-    return Interval(float(100 * (a.mean() - b.mean())), float(low), float(high),
+    draws = [values[bootstrap_picks(len(values), resamples, rng)].mean(axis=1) for values in (a, b)]
+    low, high = percentile_interval(100 * (draws[0] - draws[1]))
+    return Interval(float(100 * (a.mean() - b.mean())), low, high,
                     f"bootstrap over {len(a)} and {len(b)} pairs, each set resampled, {resamples} resamples")
 
 
