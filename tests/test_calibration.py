@@ -1,6 +1,9 @@
 """Calibrators (SN, NATSV, whitening, flow), lexical similarity and the calibration figures."""
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 import torch
@@ -8,8 +11,10 @@ from scipy.stats import spearmanr
 from sklearn.decomposition import PCA
 from sklearn.preprocessing import StandardScaler
 
+from sbert_workbook.calibration.all_but_the_top import AllButTheTop, PerClusterAllButTheTop
 from sbert_workbook.calibration.calibrators import (Chain, FlowCalibrator, NullTopDirections, StandardNormalization, Whitening,
                                         choose_natsv_k, load_calibrator, save_calibrator)
+from sbert_workbook.calibration.dimensions import CentredFirstDimensions, PrincipalComponents
 from sbert_workbook.calibration.plots import (edit_distance_figure, k_selection_figure, log_likelihood_figure,
                                               projection_figure, similarity_histogram_figure)
 from sbert_workbook.evaluation.similarity import cosine_similarity
@@ -26,7 +31,8 @@ def anisotropic():
 
 def fitted_calibrators():
     return [StandardNormalization(), NullTopDirections(3), Whitening(), Whitening(k=5),
-            FlowCalibrator(levels=2, depth=2, progress=False)]
+            FlowCalibrator(levels=2, depth=2, progress=False), AllButTheTop(2), PrincipalComponents(4),
+            CentredFirstDimensions(5)]
 
 
 def test_standard_normalization_matches_sklearn(anisotropic):
@@ -67,6 +73,25 @@ def test_transform_is_deterministic_and_save_load_round_trips(anisotropic, calib
     loaded = load_calibrator(save_calibrator(calibrator, tmp_path / "saved"))
     assert type(loaded) is type(calibrator) and loaded.settings() == calibrator.settings()
     torch.testing.assert_close(loaded.transform(anisotropic), first, atol=1e-6, rtol=1e-6)
+
+
+def test_a_calibrator_defined_outside_calibrators_loads_in_a_fresh_process(anisotropic, tmp_path):
+    """load_calibrator knows every saved class without the caller importing the module that defines it."""
+    folder = save_calibrator(PrincipalComponents(3).fit(anisotropic), tmp_path / "pca")
+    np.save(tmp_path / "x.npy", anisotropic)
+    script = ("import numpy as np, sys; from sbert_workbook.calibration.calibrators import load_calibrator; "
+              f"c = load_calibrator({str(folder)!r}); print(type(c).__name__); "
+              f"np.save({str(tmp_path / 'out.npy')!r}, c.transform(np.load({str(tmp_path / 'x.npy')!r})).numpy())")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.stdout.strip() == "PrincipalComponents", done.stderr
+    np.testing.assert_array_equal(np.load(tmp_path / "out.npy"), PrincipalComponents(3).fit_transform(anisotropic).numpy())
+
+
+def test_calibrators_without_a_saved_form_say_so(anisotropic, tmp_path):
+    with pytest.raises(TypeError, match="steps of a Chain one by one"):
+        save_calibrator(Chain([StandardNormalization()]).fit(anisotropic), tmp_path / "chain")
+    with pytest.raises(TypeError, match="no saved form"):
+        save_calibrator(PerClusterAllButTheTop(2, 1).fit(anisotropic), tmp_path / "clusters")
 
 
 def test_flow_calibrator_refit_with_the_same_seed_is_identical(anisotropic):

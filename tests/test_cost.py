@@ -84,7 +84,7 @@ def test_bad_input_says_what_to_do(call, words):
 def test_pca_k_is_sklearns_pca_up_to_each_components_sign():
     from sklearn.decomposition import PCA
 
-    from sbert_workbook.cost.truncation import PrincipalComponents
+    from sbert_workbook.calibration.dimensions import PrincipalComponents
 
     ours = PrincipalComponents(4).fit(CALIBRATION).transform(VECTORS).numpy()
     theirs = PCA(4, svd_solver="full").fit(CALIBRATION).transform(VECTORS)
@@ -94,7 +94,7 @@ def test_pca_k_is_sklearns_pca_up_to_each_components_sign():
 
 def test_whitening_k_is_pca_k_with_each_direction_scaled_to_variance_one():
     from sbert_workbook.calibration.calibrators import Whitening
-    from sbert_workbook.cost.truncation import PrincipalComponents
+    from sbert_workbook.calibration.dimensions import PrincipalComponents
 
     pca = PrincipalComponents(5).fit(CALIBRATION).transform(CALIBRATION).numpy()
     white = Whitening(5).fit(CALIBRATION).transform(CALIBRATION).numpy()
@@ -103,7 +103,7 @@ def test_whitening_k_is_pca_k_with_each_direction_scaled_to_variance_one():
 
 
 def test_first_k_keeps_the_first_columns_and_refuses_a_k_beyond_the_size():
-    from sbert_workbook.cost.truncation import FirstDimensions
+    from sbert_workbook.calibration.dimensions import FirstDimensions
 
     assert np.array_equal(FirstDimensions(3).fit(CALIBRATION).transform(VECTORS).numpy(), VECTORS[:, :3])
     with pytest.raises(ValueError, match="k=14 must be between 1 and the embedding size 13"):
@@ -160,7 +160,7 @@ def test_a_reduced_storage_compares_the_cosine_of_the_pca_coordinates():
     from sklearn.decomposition import PCA
 
     from sbert_workbook.cost.storage import Reduced
-    from sbert_workbook.cost.truncation import PrincipalComponents
+    from sbert_workbook.calibration.dimensions import PrincipalComponents
 
     reduced = Reduced(PrincipalComponents(4)).fit(CALIBRATION)
     pca = PCA(4, svd_solver="full").fit(CALIBRATION)
@@ -272,7 +272,7 @@ def test_popcount_counts_the_bits_of_every_byte_either_way(monkeypatch):
 
 # ----------------------------------------------------------------------------- §3's centred first k, recall's paired change
 def test_the_centred_first_k_is_the_first_k_of_the_vectors_minus_the_calibration_mean():
-    from sbert_workbook.cost.truncation import CentredFirstDimensions
+    from sbert_workbook.calibration.dimensions import CentredFirstDimensions
 
     got = CentredFirstDimensions(4).fit(CALIBRATION).transform(VECTORS).double().numpy()
     assert np.allclose(got, (VECTORS - CALIBRATION.mean(axis=0))[:, :4], atol=1e-6)

@@ -56,7 +56,7 @@ class AllButTheTop(Calibrator):
         return {"mean_": self.mean_, "directions_": self.directions_}
 
 
-class PerClusterAllButTheTop(Calibrator):
+class PerClusterAllButTheTop(Calibrator, saved=False):  # its k-means and per-cluster fits are not saved
     """k-means with ``clusters`` clusters (fitted by scikit-learn, seeded); each vector fixed by :class:`AllButTheTop`
     of its nearest cluster centre's members."""
 

@@ -11,6 +11,7 @@ more threads mostly add synchronisation (10-30× slower on a busy 2-core machine
 """
 from __future__ import annotations
 
+import importlib
 import json
 import warnings
 from collections.abc import Sequence
@@ -25,10 +26,22 @@ from sbert_workbook.evaluation.sts import correlations
 from sbert_workbook.settings import torch_threads
 
 
+#: Every calibrator class :func:`load_calibrator` can rebuild, by class name: each subclass of :class:`Calibrator`
+#: enters it when it is defined, unless it says ``saved=False`` (``class Chain(Calibrator, saved=False)``).
+CALIBRATORS: dict[str, type[Calibrator]] = {}
+#: The modules outside this one that define calibrators; :func:`load_calibrator` imports them so that their classes are known.
+CALIBRATOR_MODULES = ("sbert_workbook.calibration.all_but_the_top", "sbert_workbook.calibration.dimensions")
+
+
 class Calibrator:
     """Base class: subclasses implement ``_fit`` and ``_transform`` on float64 tensors."""
 
     name = "calibrator"
+
+    def __init_subclass__(cls, saved: bool = True, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if saved:
+            CALIBRATORS[cls.__name__] = cls
 
     def __init__(self):
         self.dim_: int | None = None
@@ -198,7 +211,7 @@ class FlowCalibrator(Calibrator):
         self.flow_.eval()
 
 
-class Chain(Calibrator):
+class Chain(Calibrator, saved=False):
     """Calibrators applied one after another, each fitted on the previous one's output (e.g. SN then NATSV)."""
 
     def __init__(self, steps: Sequence[Calibrator]):
@@ -216,15 +229,14 @@ class Chain(Calibrator):
         return u
 
 
-CALIBRATORS = {cls.__name__: cls for cls in (StandardNormalization, NullTopDirections, Whitening, FlowCalibrator)}
-
-
 def save_calibrator(calibrator: Calibrator, folder) -> Path:
     """Write ``calibrator.safetensors`` and ``calibrator.json`` into ``folder``; returns the folder."""
     from safetensors.torch import save_file
 
     if isinstance(calibrator, Chain):
         raise TypeError("Save the steps of a Chain one by one (save_calibrator(step, folder / str(i))).")
+    if type(calibrator).__name__ not in CALIBRATORS:
+        raise TypeError(f"{calibrator.name} has no saved form: refit it on the same embeddings instead.")
     if calibrator.dim_ is None:
         raise RuntimeError(f"{calibrator.name} is not fitted; there is nothing to save.")
     folder = Path(folder)
@@ -239,6 +251,8 @@ def load_calibrator(folder) -> Calibrator:
     """Read a calibrator written by :func:`save_calibrator`."""
     from safetensors.torch import load_file
 
+    for module in CALIBRATOR_MODULES:
+        importlib.import_module(module)
     folder = Path(folder)
     if not (folder / "calibrator.json").is_file():
         raise FileNotFoundError(f"{folder} holds no calibrator.json; was it written by save_calibrator?")

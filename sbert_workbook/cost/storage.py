@@ -12,7 +12,8 @@ The storages: :class:`Float32` (cosine), :class:`Int8` (the query quantized with
 values, as an int8 index compares them), :class:`Binary` (the query binarised; bits agreeing, d − 2·Hamming),
 :class:`RescoredBinary` (binary candidates, reordered with the float query: :mod:`.compressed_search`; a pair for STS
 read as the cosine of the float query with the partner's ±1 bits or int8 values), and
-:class:`Reduced` (fewer dimensions through a calibrator: the first k, PCA-k, whitening-k; cosine) and
+:class:`Reduced` (fewer dimensions through a calibrator: the first k and PCA-k of :mod:`sbert_workbook.calibration.dimensions`,
+whitening-k; cosine) and
 :class:`ApproximateIndex` (float32 in usearch's HNSW graph: each query visits a few hundred vectors, not all).
 """
 from __future__ import annotations

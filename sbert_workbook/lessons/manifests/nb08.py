@@ -123,7 +123,7 @@ MANIFEST = Manifest(
                  "L = Σ_m c_m · L_MNRL(u_{1..m}, v_{1..m}), m ∈ {d, 256, 128, 64, 32}, c_m = 1",
                  "sbert_workbook.training.losses:matryoshka_loss", "3"),
         Equation("PCA-k", "u ↦ (u − μ) V_k, V_k the top k eigenvectors of the covariance",
-                 "sbert_workbook.cost.truncation:PrincipalComponents", "3"),
+                 "sbert_workbook.calibration.dimensions:PrincipalComponents", "3"),
     ),
     paper_map=(
         PaperLink("Embedding quantization (Shakir, Aarsen & Lee, Hugging Face, 2024)",

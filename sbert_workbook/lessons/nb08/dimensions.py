@@ -17,7 +17,7 @@ from sbert_workbook.calibration.calibrators import Whitening
 from sbert_workbook.cost import frontier
 from sbert_workbook.cost.frontier import Frontier
 from sbert_workbook.cost.storage import Float32, Reduced
-from sbert_workbook.cost.truncation import CentredFirstDimensions, FirstDimensions, PrincipalComponents
+from sbert_workbook.calibration.dimensions import CentredFirstDimensions, FirstDimensions, PrincipalComponents
 from sbert_workbook.diagnosis.ladder import PairVectors, effect, spearman_table
 from sbert_workbook.evaluation.interval_plots import interval_forest_figure
 from sbert_workbook.evaluation.provenance import with_provenance

@@ -1,5 +1,5 @@
-"""Fewer dimensions: keep the first k, or the top k principal components (08; whitening-k is 05's
-:class:`~sbert_workbook.calibration.calibrators.Whitening`).
+"""Fewer dimensions: keep the first k, or the top k principal components (``08_what_an_embedding_costs.ipynb``;
+whitening-k is 05's :class:`~sbert_workbook.calibration.calibrators.Whitening`).
 
     first k:     u ↦ u[:k]                                   (what a Matryoshka-trained model is trained to allow)
     first k, centred: u ↦ (u − μ)[:k]                        (the same k numbers, centred as PCA-k is: like for like)
