@@ -19,13 +19,24 @@ import torch
 from sbert_workbook.devices import pick_device
 
 QUICK_ENV_VAR = "SBERT_WORKBOOK_QUICK"
-_TRUE_WORDS = {"1", "true", "yes", "on"}
+QUICK_AUTO = "auto"
+#: The words our switches read as on and as off (lower-cased): ``SBERT_WORKBOOK_QUICK``, ``SBERT_WORKBOOK_REPLY_SLICES``.
+TRUE_WORDS, FALSE_WORDS = frozenset({"1", "true", "yes", "on"}), frozenset({"0", "false", "no", "off"})
 #: What huggingface_hub reads as true (``huggingface_hub.constants.ENV_VARS_TRUE_VALUES``), compared upper-cased.
 _HUB_TRUE_WORDS = {"1", "ON", "YES", "TRUE"}
 
 
-QUICK_AUTO = "auto"
-_FALSE_WORDS = {"0", "false", "no", "off"}
+def env_flag(name: str) -> bool | None:
+    """True or False when the environment variable ``name`` holds one of :data:`TRUE_WORDS` or :data:`FALSE_WORDS`
+    (any case, spaces ignored); None when it is unset or holds anything else."""
+    word = os.environ.get(name, "").strip().lower()
+    return True if word in TRUE_WORDS else False if word in FALSE_WORDS else None
+
+
+def quick_from_env() -> tuple[bool | None, str]:
+    """(what ``SBERT_WORKBOOK_QUICK`` asks for: True quick, False full, None nothing; the variable as set, for a
+    message)."""
+    return env_flag(QUICK_ENV_VAR), f"{QUICK_ENV_VAR}={os.environ.get(QUICK_ENV_VAR, '')}"
 
 
 def quick_mode(parameter: bool | str | None = QUICK_AUTO, device: str | torch.device | None = None,
@@ -50,17 +61,17 @@ def quick_mode(parameter: bool | str | None = QUICK_AUTO, device: str | torch.de
 
 def _quick_choice(parameter, device) -> tuple[bool, str]:
     """(quick?, why, and how to switch) for :func:`quick_mode`."""
-    from_env = os.environ.get(QUICK_ENV_VAR, "").strip().lower()
-    if from_env in _TRUE_WORDS:
-        return True, f"{QUICK_ENV_VAR}={os.environ[QUICK_ENV_VAR]} is set; unset it and set QUICK = False for the full version"
+    from_env, as_set = quick_from_env()
+    if from_env is True:
+        return True, f"{as_set} is set; unset it and set QUICK = False for the full version"
     if isinstance(parameter, bool):
         switch = "QUICK = False for the full version" if parameter else "QUICK = True for the small, fast version"
         return parameter, f"QUICK = {parameter}; set {switch}, or QUICK = \"auto\" to choose by the device"
     if parameter not in (None, QUICK_AUTO):
         raise ValueError(f"QUICK = {parameter!r} is not understood: use True (small and fast), False (full) "
                          f"or \"auto\" (the largest mode predicted to fit the budget on this machine).")
-    if from_env in _FALSE_WORDS:
-        return False, f"{QUICK_ENV_VAR}={os.environ[QUICK_ENV_VAR]} asks for full mode; set QUICK = True for the small, fast version"
+    if from_env is False:
+        return False, f"{as_set} asks for full mode; set QUICK = True for the small, fast version"
     kind = pick_device(device).type
     if kind == "cuda":
         return False, "a CUDA GPU was found: full mode; set QUICK = True for the small, fast version"

@@ -276,9 +276,6 @@ def test_the_room_sentence_is_written_once_and_in_place():
 
 # ----------------------------------------------------------------------------- no private name imported across modules
 #: Private imports not yet made public (the set empties as each is fixed).
-PRIVATE_IMPORTS_TODAY = {
-    "sbert_workbook/forecast/lessons.py imports _FALSE_WORDS, _TRUE_WORDS from sbert_workbook.settings",
-}
 
 
 def private_imports(paths: list[Path]) -> list[str]:
@@ -295,10 +292,8 @@ def private_imports(paths: list[Path]) -> list[str]:
 
 
 def test_no_module_imports_another_modules_private_names():
-    found = set(private_imports(modules()))
-    assert not found - PRIVATE_IMPORTS_TODAY, ("make the name public where it is defined (or move the piece):\n"
-                                               + "\n".join(sorted(found - PRIVATE_IMPORTS_TODAY)))
-    assert not PRIVATE_IMPORTS_TODAY - found, f"fixed, so take them out of PRIVATE_IMPORTS_TODAY: {sorted(PRIVATE_IMPORTS_TODAY - found)}"
+    found = sorted(set(private_imports(modules())))
+    assert not found, "make the name public where it is defined (or move the piece):\n" + "\n".join(found)
 
 
 def test_the_private_import_check_catches_one(tmp_path, monkeypatch):

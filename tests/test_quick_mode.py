@@ -133,3 +133,19 @@ def test_every_notebook_defaults_to_auto_and_passes_its_device(notebook):
     assert any(line.split("#")[0].strip() == 'QUICK = "auto"' for line in code[1].splitlines()), f"{notebook.name}: the parameters cell should say QUICK = \"auto\""
     passes_device = "sbw.quick_mode(QUICK, " in code[2] if notebook.parent.name == "classroom" else "begin(QUICK, MODEL, SEED, DEVICE" in code[2]
     assert passes_device, f"{notebook.name}: the resolve cell (a lesson's set-up call) should pass the device to quick_mode"
+
+
+@pytest.mark.parametrize(("word", "read"), [("1", True), (" YES ", True), ("On", True), ("0", False), ("off", False),
+                                           ("No", False), ("", None), ("maybe", None), ("2", None)])
+def test_every_switch_reads_its_words_one_way(monkeypatch, word, read):
+    from sbert_workbook.runner.replies import SLICES_ENV, slices_switched_off
+    from sbert_workbook.settings import QUICK_ENV_VAR, env_flag, quick_from_env
+
+    monkeypatch.setenv("SBW_SOME_SWITCH", word)
+    monkeypatch.setenv(QUICK_ENV_VAR, word)
+    monkeypatch.setenv(SLICES_ENV, word)
+    assert env_flag("SBW_SOME_SWITCH") is read
+    assert quick_from_env() == (read, f"{QUICK_ENV_VAR}={word}")
+    assert slices_switched_off() is (read is False)
+    monkeypatch.delenv("SBW_SOME_SWITCH")
+    assert env_flag("SBW_SOME_SWITCH") is None

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from sbert_workbook.evaluation import uncertainty
+from sbert_workbook.evaluation import comparison, uncertainty
 
 #: The rule the intervals replace: a difference under the papers' largest seed spread was a tie, whatever the sample.
 OLD_TIE_THRESHOLD = 1.76
@@ -116,7 +116,7 @@ def test_ranked_neighbours_orders_rows_and_reads_each_gap_with_its_interval():
     gold = {name: arrays[0] for name, arrays in sets.items()}
     rows = {"sharp": {n: arrays[1] for n, arrays in sets.items()}, "blurred": {n: arrays[2] for n, arrays in sets.items()},
             "sharp again": {n: arrays[1] for n, arrays in sets.items()}}
-    table = uncertainty.ranked_neighbours(rows, gold)
+    table = comparison.ranked_neighbours(rows, gold)
     assert list(table.index)[-1] == "blurred" and table.loc["blurred", "verdict"] == ""
     first, second = table.index[:2]
     assert {first, second} == {"sharp", "sharp again"} and table.loc[first, "verdict"] == "tie"

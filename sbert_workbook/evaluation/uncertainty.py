@@ -210,31 +210,6 @@ def score_interval(gold, similarities, reference: float, resamples: int = RESAMP
                       confidence, "bootstrap of our score")
 
 
-def ranked_neighbours(similarities: Mapping[str, Mapping[str, np.ndarray]], gold: Mapping[str, np.ndarray],
-                      resamples: int = RESAMPLES, seed: int = 0):
-    """Rows (``{row: {set: similarities}}``) ranked by their mean Spearman over the sets in ``gold``, best first, each
-    with the paired-bootstrap interval of its difference to the next row down and the verdict; a DataFrame whose
-    ``attrs['intervals']`` holds each gap's :class:`Interval` as ``{"row − next row": Interval}`` (to draw them)."""
-    import pandas as pd
-
-    means = {row: float(np.mean([spearman_rows(np.asarray(values[name], dtype=np.float64),
-                                               np.asarray(gold[name], dtype=np.float64)) for name in gold]))
-             for row, values in similarities.items()}
-    ranked = sorted(means, key=lambda row: -means[row])
-    rows, intervals = [], {}
-    for row, below in zip(ranked, [*ranked[1:], None]):
-        interval = None if below is None else paired_bootstrap(gold, similarities[row], similarities[below], resamples, seed)
-        if interval is not None:
-            intervals[f"{row} − {below}"] = interval
-        rows.append({"row": row, "score": means[row], "next below": below or "",
-                     "difference": None if interval is None else interval.difference,
-                     "95 % interval": "" if interval is None else f"[{interval.low:+.2f}, {interval.high:+.2f}]",
-                     "verdict": "" if interval is None else interval.verdict})
-    table = pd.DataFrame(rows).set_index("row")
-    table.attrs["intervals"] = intervals
-    return table
-
-
 def aggregation_gap_interval(gold: Mapping[str, np.ndarray], similarities: Mapping[str, np.ndarray],
                              subsets: Mapping[str, Sequence[str]], resamples: int = RESAMPLES, seed: int = 0,
                              confidence: float = CONFIDENCE) -> Interval:

@@ -17,7 +17,7 @@ from sbert_workbook.forecast.predict import (BUDGET_ENV_VAR, Forecast, NotEnough
 from sbert_workbook.forecast.probe import Rates, probe_rates, stated_gpu_rates
 from sbert_workbook.forecast.work import EMBEDDED, ModelShape, Plan, Step
 from sbert_workbook.lessons.manifest import Manifest
-from sbert_workbook.settings import QUICK_AUTO, QUICK_ENV_VAR, _FALSE_WORDS, _TRUE_WORDS
+from sbert_workbook.settings import QUICK_AUTO, quick_from_env
 
 #: What ``QUICK`` may say besides True, False and "auto": the session tier by name.
 SESSION = "session"
@@ -84,9 +84,9 @@ def embedded_quick_s(lesson_manifest: Manifest, sizes: dict[str, Any] | None, de
 
 def asked_mode(parameter, device: torch.device) -> tuple[str | None, str]:
     """(the mode QUICK or the environment asks for, or None for "choose by the forecast"; why)."""
-    from_env = os.environ.get(QUICK_ENV_VAR, "").strip().lower()
-    if from_env in _TRUE_WORDS:
-        return "quick", f"{QUICK_ENV_VAR}={os.environ[QUICK_ENV_VAR]} is set; unset it to choose by the forecast"
+    from_env, as_set = quick_from_env()
+    if from_env is True:
+        return "quick", f"{as_set} is set; unset it to choose by the forecast"
     if isinstance(parameter, bool):
         return ("quick" if parameter else "full"), (f"QUICK = {parameter}; QUICK = \"auto\" runs the largest mode "
                                                     "predicted to fit the budget")
@@ -96,8 +96,8 @@ def asked_mode(parameter, device: torch.device) -> tuple[str | None, str]:
         raise ValueError(f"QUICK = {parameter!r} is not understood: use True (quick), \"session\" (the model's own size, "
                          "cut to fit a session on a GPU), False (the papers' recipe) or \"auto\" (the largest that fits "
                          "the budget on this machine).")
-    if from_env in _FALSE_WORDS:
-        return "full", f"{QUICK_ENV_VAR}={os.environ[QUICK_ENV_VAR]} asks for full mode"
+    if from_env is False:
+        return "full", f"{as_set} asks for full mode"
     return None, ""
 
 

@@ -24,7 +24,6 @@ Each wait counts the replies its slices rescued in :data:`counts` (see :func:`wa
 from __future__ import annotations
 
 import inspect
-import os
 import time
 from collections import Counter
 from collections.abc import Awaitable, Callable
@@ -33,7 +32,6 @@ from typing import Any
 
 SLICE_S = 1.0
 SLICES_ENV = "SBERT_WORKBOOK_REPLY_SLICES"
-_OFF_WORDS = {"0", "false", "no", "off"}
 #: A message taken this close to its slice's edges was found by a look, not by a wake-up (see waiting_in_slices).
 RESCUE_WITHIN_S = 0.002
 #: Per channel ("shell" or "iopub"): ``rescued`` messages and the ``control`` count (see waiting_in_slices).
@@ -94,7 +92,9 @@ def rescued() -> int:
 
 def slices_switched_off() -> bool:
     """True when ``SBERT_WORKBOOK_REPLY_SLICES`` is ``0``/``false``/``no``/``off``."""
-    return os.environ.get(SLICES_ENV, "").strip().lower() in _OFF_WORDS
+    from sbert_workbook.settings import env_flag  # here: the classroom server imports this module, not torch
+
+    return env_flag(SLICES_ENV) is False
 
 
 def async_channel_class(channels):

@@ -14,7 +14,7 @@ import pandas as pd
 from IPython.display import Markdown
 
 from sbert_workbook.encoding.glove import GLOVE_NAME, GloveEncoder, GloveVectors
-from sbert_workbook.evaluation import baselines, plots, uncertainty
+from sbert_workbook.evaluation import baselines, comparison, plots, uncertainty
 from sbert_workbook.evaluation.interval_plots import interval_forest_figure
 from sbert_workbook.evaluation.provenance import with_provenance
 from sbert_workbook.evaluation.sts import score_pairs
@@ -96,7 +96,7 @@ def table1_report(lesson: Lesson03, run: Table1Run) -> Report:
 
 def neighbours_report(lesson: Lesson03, run: Table1Run) -> Report:
     """§3: the rows ranked, each gap to the next row down with its paired-bootstrap interval (drawn); the verdicts."""
-    neighbours = uncertainty.ranked_neighbours(run.similarities, run.gold)
+    neighbours = comparison.ranked_neighbours(run.similarities, run.gold)
     best, second = neighbours.index[:2]
     gaps = neighbours.attrs["intervals"]
     verdicts = lesson.record({**verdict(NOTEBOOK, "the best row on average over the seven sets", best),
