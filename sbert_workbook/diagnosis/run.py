@@ -10,6 +10,7 @@ the same steps one at a time. The sizes are 07's manifest's (:func:`default_size
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -30,11 +31,21 @@ SIZE_NAMES = {"pairs_per_set": "PAIRS_PER_SET", "queries_per_bucket": "QUERIES_P
 TOP = 3
 #: Random pairs the informativity test reads for a subject with no STS pairs (the tiny MLM's toy sentences).
 RANDOM_PAIRS = 2000
+#: Toy sentences a subject with no STS pairs reads per pair asked of each set: seven sets, two sentences a pair.
+TOY_SENTENCES_PER_PAIR = 14
+#: The pairs per set a toy subject's sentences stand in for when every STS pair is asked for (``pairs_per_set`` None).
+TOY_PAIRS_WHEN_ALL = 250
+
+
+def sizes_from(sizes: Mapping) -> dict:
+    """The keyword sizes :func:`start` and :func:`diagnose` take, read from a mapping of 07's manifest entries (a
+    lesson's ``sizes``, or ``Manifest.sizes_for``)."""
+    return {name: sizes[entry] for name, entry in SIZE_NAMES.items()}
 
 
 def default_sizes(mode: str = "quick") -> dict:
     """The diagnosis's sizes in one of 07's modes, read from its manifest (quick: what the CLI runs by default)."""
-    return {name: MANIFEST.sizes[entry].value(mode) for name, entry in SIZE_NAMES.items()}
+    return sizes_from(MANIFEST.sizes_for(mode))
 
 
 @dataclass
@@ -114,7 +125,8 @@ def start(model: str | Subject = "auto", seed: int = 0, device=None, data_dir=No
         sets = sts_sample(settings["pairs_per_set"], seed, data_dir=data_dir)
         sentences = corpus_of(sets)
     else:
-        sets, sentences = None, subject.toy_sentences(14 * (settings["pairs_per_set"] or 250), seed)
+        sets, sentences = None, subject.toy_sentences(
+            TOY_SENTENCES_PER_PAIR * (settings["pairs_per_set"] or TOY_PAIRS_WHEN_ALL), seed)
     sample = Sample(subject, sets, sentences, subject.embed(sentences), seed)
     return Diagnosis(subject.name, subject.described, subject.kind, settings), sample
 

@@ -58,7 +58,7 @@ def begin(quick="auto", model="auto", seed=0, device=None, sizes=None) -> Lesson
     """Set the lesson up: load MODEL (printing which pooling runs and why), sample the STS sets, encode their sentences
     (:func:`sbert_workbook.diagnosis.run.start`, at this mode's sizes from the manifest)."""
     lesson = begin_lesson(NOTEBOOK, quick, model, seed, device, sizes)
-    sizes = {name: getattr(lesson.sizes, entry) for name, entry in run.SIZE_NAMES.items()}
+    sizes = run.sizes_from(lesson.sizes)
     started = time.perf_counter()
     found, sample = run.start(model, seed, lesson.device, **sizes)
     print(f"{sample.subject.name}: {len(sample.sentences)} sentences loaded and encoded in "

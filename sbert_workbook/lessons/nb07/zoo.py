@@ -18,8 +18,7 @@ def zoo_report(lesson: Lesson07) -> Report:
     """§8: the headline of every other model that loads here (offline: the embedded model, bert-base-uncased when its
     cache is there, 01's tiny MLM, GloVe), and why any did not run."""
     rows, seen = {lesson.subject.name: headline_row(lesson.found, "this notebook's MODEL")}, {lesson.subject.name}
-    sizes = {name: getattr(lesson.sizes, entry) for name, entry in run.SIZE_NAMES.items()}
-    sizes["pairs_per_set"] = lesson.sizes.ZOO_PAIRS_PER_SET
+    sizes = {**run.sizes_from(lesson.sizes), "pairs_per_set": lesson.sizes.ZOO_PAIRS_PER_SET}
     for name in ZOO:
         started = time.perf_counter()
         try:
