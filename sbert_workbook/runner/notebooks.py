@@ -127,6 +127,7 @@ def execute(nb, folder: Path, timeout_s: int = 900, after_cell: Callable[[Scratc
     from nbclient import NotebookClient
 
     from sbert_workbook.runner import replies as kernel_replies
+    from sbert_workbook.runner.priority import run_as_we_do
     from sbert_workbook.runner.transport import kernel_config, socket_folder_root
 
     kernel_replies.install()  # replies whose wake-up was lost are taken within a second
@@ -135,6 +136,7 @@ def execute(nb, folder: Path, timeout_s: int = 900, after_cell: Callable[[Scratc
         client = NotebookClient(nb, timeout=timeout_s, kernel_name="python3", config=config,
                                 resources={"metadata": {"path": str(folder)}}, store_widget_state=True)
         with client.setup_kernel(env=dict(kernel_env if kernel_env is not None else os.environ)):
+            run_as_we_do(client.km.provisioner.pid)  # a niced run stays niced against other sessions
             reply = client.wait_for_reply(client.kc.kernel_info())
             nb.metadata["language_info"] = reply["content"]["language_info"]
             scratch = Scratch(client)
