@@ -31,6 +31,16 @@ from sbert_workbook.settings import torch_threads
 CALIBRATORS: dict[str, type[Calibrator]] = {}
 #: The modules outside this one that define calibrators; :func:`load_calibrator` imports them so that their classes are known.
 CALIBRATOR_MODULES = ("sbert_workbook.calibration.all_but_the_top", "sbert_workbook.calibration.dimensions")
+#: Su et al. (2021) whiten to k = d/3 dimensions (256 of bert-base's 768): the dimension over this share (:func:`su_k`).
+SU_K_SHARE = 3
+#: A covariance, Gaussian or flow in d dimensions wants at least this many sentences per dimension to be fitted well.
+SENTENCES_PER_DIMENSION = 4
+
+
+def su_k(dim: int) -> int:
+    """Su et al.'s whitening-k for ``dim`` dimensions: d/3 rounded down, at least 1 (``05_bert_flow.ipynb``, and the
+    fix ladder of ``07_your_model.ipynb``)."""
+    return max(1, dim // SU_K_SHARE)
 
 
 class Calibrator:

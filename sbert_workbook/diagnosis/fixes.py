@@ -24,7 +24,8 @@ from collections.abc import Callable
 import numpy as np
 
 from sbert_workbook.calibration.all_but_the_top import AllButTheTop, PerClusterAllButTheTop
-from sbert_workbook.calibration.calibrators import Calibrator, FlowCalibrator, StandardNormalization, Whitening
+from sbert_workbook.calibration.calibrators import (Calibrator, FlowCalibrator, StandardNormalization, Whitening,
+                                                    su_k)
 
 Fix = Callable[[np.ndarray], np.ndarray]
 
@@ -73,7 +74,7 @@ def default_settings(dim: int, sentences: int) -> dict[str, int]:
     """The ladder's settings for a ``dim``-dimensional model read on ``sentences`` sentences, by the papers' rules:
     D ≈ dim/100 (Mu & Viswanath), k = dim/3 (Su et al.'s 256 of bert-base's 768), and enough k-means clusters for about
     50 sentences each, at most 10."""
-    return {"D": max(1, round(dim / 100)), "k": max(1, dim // 3), "clusters": int(np.clip(sentences // 50, 2, 10))}
+    return {"D": max(1, round(dim / 100)), "k": su_k(dim), "clusters": int(np.clip(sentences // 50, 2, 10))}
 
 
 def ladder(dim: int, sentences: int, seed: int = 0) -> dict[str, Callable[[np.ndarray], Fix]]:

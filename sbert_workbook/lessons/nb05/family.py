@@ -59,8 +59,9 @@ def family_report(lesson: Lesson05, family_table: pd.DataFrame) -> Report:
                             f"held-out sentences; STS: {lesson.results['aggregation']}, mean of the seven sets",
                             split=f"fitted on {n_nli} NLI sentences; scored on {lesson.split('the test sentences')}")
     lines = []
-    if n_nli < 4 * lesson.dim:
-        lines.append(f"{n_nli} NLI sentences for {lesson.dim} dimensions, fewer than 4·{lesson.dim}: whitening's covariance "
+    if n_nli < calibrators.SENTENCES_PER_DIMENSION * lesson.dim:
+        lines.append(f"{n_nli} NLI sentences for {lesson.dim} dimensions, fewer than "
+                     f"{calibrators.SENTENCES_PER_DIMENSION}·{lesson.dim}: whitening's covariance "
                      f"is poorly estimated (singular below {lesson.dim}, section 5), so its held-out likelihood is "
                      "unreliable; raise NLI_PAIRS in SIZES.")
     for view, part in family_table.groupby("view", sort=False):

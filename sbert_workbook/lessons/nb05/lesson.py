@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
+from sbert_workbook.calibration.calibrators import SENTENCES_PER_DIMENSION
 from sbert_workbook.calibration.lexical import OPPOSITE_PAIRS, PARAPHRASE_PAIRS
 from sbert_workbook.data import SEVEN_STS_SETS, StsData, load_sts
 from sbert_workbook.data.corpora import nli_sentences, target_sentences
@@ -25,8 +26,6 @@ from sbert_workbook.lessons.setup import begin as begin_lesson
 
 NOTEBOOK = "05_bert_flow"
 BERT_BASE = "bert-base-uncased"
-#: A covariance, Gaussian or flow in d dimensions wants at least this many sentences per dimension to be fitted well.
-SENTENCES_PER_DIMENSION = 4
 
 
 @dataclass

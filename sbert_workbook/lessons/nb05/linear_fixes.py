@@ -126,7 +126,7 @@ def whitening_k_costs(lesson: Lesson05) -> Report:
     corpus = lesson.bank.views["static"]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # a small sample's singular covariance changes the values, not the cost
-        full, k = calibrators.Whitening().fit_transform(corpus), max(1, lesson.dim // 3)
+        full, k = calibrators.Whitening().fit_transform(corpus), calibrators.su_k(lesson.dim)
     queries = full[: min(64, len(full))]
     seconds = {d: retrieval_seconds(full[:, :d], queries[:, :d]) for d in (lesson.dim, k)}
     rows = pd.DataFrame({"bytes per sentence (float32)": {d: 4 * d for d in seconds},

@@ -25,7 +25,7 @@ VERDICT_VIEWS = ("static", "cls", "mean")
 
 def core_rows(dim: int) -> list[str]:
     """The rows the verdicts read: SN, whitening (full and to d/3 dimensions) and the flow fitted on the target set."""
-    return ["+SN", "+whitening", f"+whitening (to {dim // 3} dims)", "+flow (target)"]
+    return ["+SN", "+whitening", f"+whitening (to {calibrators.su_k(dim)} dims)", "+flow (target)"]
 
 
 def methods_for(lesson: Lesson05, view: str) -> dict:
@@ -38,7 +38,7 @@ def methods_for(lesson: Lesson05, view: str) -> dict:
         f"+SN+NATSV (k={k_sn})": (lambda: calibrators.Chain([calibrators.StandardNormalization(),
                                                              calibrators.NullTopDirections(k_sn)]), "target"),
         "+whitening": (calibrators.Whitening, "target"),
-        f"+whitening (to {dim // 3} dims)": (lambda: calibrators.Whitening(k=dim // 3), "target"),
+        f"+whitening (to {calibrators.su_k(dim)} dims)": (lambda: calibrators.Whitening(k=calibrators.su_k(dim)), "target"),
         "+flow (target)": (lambda: calibrators.FlowCalibrator(seed=seed, progress=False), "target"),
         "+flow (NLI)": (lambda: calibrators.FlowCalibrator(seed=seed, progress=False), "nli"),
     }
