@@ -112,3 +112,12 @@ def test_an_unfinished_or_unquick_run_cannot_make_the_book(tmp_path):
     nbformat.write(nb, tmp_path / "runs" / "executed" / source.name)
     assert book.reuse_problems(tmp_path / "runs", [source]) == [
         "05_x.ipynb did not run in quick mode on the embedded model there"]
+
+
+def test_a_niced_run_waits_longer_for_a_cell_than_a_run_on_cores_of_its_own(monkeypatch):
+    from sbert_workbook.installs import binder_memory
+
+    monkeypatch.setattr("os.getpriority", lambda which, who: 0)
+    assert binder_memory.cell_timeout_s() == binder_memory.CELL_TIMEOUT_S == 900
+    monkeypatch.setattr("os.getpriority", lambda which, who: 19)
+    assert binder_memory.cell_timeout_s() == binder_memory.NICED_CELL_TIMEOUT_S > binder_memory.CELL_TIMEOUT_S

@@ -31,6 +31,19 @@ class NotebookMemory:
     error: str | None = None
 
 
+#: A cell's timeout: every run's 900 s; four times that in a niced run (.ci/run's beside the test suite), whose kernels
+#: wait while other work has the cores (:mod:`sbert_workbook.runner.priority`), so a cell's wall time says little.
+CELL_TIMEOUT_S, NICED_CELL_TIMEOUT_S = 900, 3600
+
+
+def cell_timeout_s() -> int:
+    """The per-cell timeout for this process's runs: :data:`NICED_CELL_TIMEOUT_S` when it runs niced, else
+    :data:`CELL_TIMEOUT_S`."""
+    import os
+
+    return NICED_CELL_TIMEOUT_S if os.getpriority(os.PRIO_PROCESS, 0) > 0 else CELL_TIMEOUT_S
+
+
 def measured_run(notebook: Path, runs_dir: Path, env: dict[str, str]) -> NotebookMemory:
     """Run ``notebook`` in quick mode as shipped with its kernel's memory sampled; a failed cell is recorded, not raised."""
     import time
@@ -39,7 +52,8 @@ def measured_run(notebook: Path, runs_dir: Path, env: dict[str, str]) -> Noteboo
     started, error = time.perf_counter(), None
     with KernelMemory() as memory:
         try:
-            run = run_notebook(notebook, runs_dir, quick=True, env=env, after_cell=memory.after_cell)
+            run = run_notebook(notebook, runs_dir, quick=True, env=env, after_cell=memory.after_cell,
+                               timeout_s=cell_timeout_s())
         except Exception as failure:  # noqa: BLE001 - a failed cell: said with where to read it
             error = f"{type(failure).__name__}: {str(failure).strip().splitlines()[-1] if str(failure).strip() else ''}"
             run = None
