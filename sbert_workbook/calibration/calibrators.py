@@ -156,14 +156,14 @@ class Whitening(Calibrator):
         self.k = k
 
     def _fit(self, u):
-        if len(u) <= u.shape[1]:
-            warnings.warn("Whitening was fitted on no more embeddings than dimensions: the covariance is singular and "
-                          "the smallest directions get blown up. Fit on more sentences, or whiten to k < n dims.",
-                          stacklevel=3)
-        self.mean_, eigenvalues, eigenvectors = covariance_axes(u)
         k = self.k or u.shape[1]
         if not 1 <= k <= u.shape[1]:
             raise ValueError(f"whitening k={k} must be between 1 and the embedding size {u.shape[1]}.")
+        if len(u) <= k:  # n centred embeddings vary along at most n − 1 directions
+            warnings.warn("Whitening was fitted on no more embeddings than the dimensions it keeps: the covariance is "
+                          "singular and the smallest directions get blown up. Fit on more sentences, or whiten to k < n "
+                          "dims.", stacklevel=3)
+        self.mean_, eigenvalues, eigenvectors = covariance_axes(u)
         self.kernel_ = whitening_kernel(eigenvalues, eigenvectors, k)
 
     def _transform(self, u):

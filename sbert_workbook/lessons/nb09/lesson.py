@@ -11,7 +11,6 @@ entailment). The models: the embedded all-MiniLM-L6-v2, trained for similarity, 
 from __future__ import annotations
 
 import time
-import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -19,6 +18,7 @@ import numpy as np
 from sbert_workbook.calibration.calibrators import Whitening
 from sbert_workbook.data.loaders import load_nli, load_sts
 from sbert_workbook.data.records import StsData
+from sbert_workbook.evaluation.geometry import supported_dimensions
 from sbert_workbook.evaluation.minimal_pairs import PERTURBATIONS, MinimalPair, minimal_pairs
 from sbert_workbook.lessons.report import Report
 from sbert_workbook.lessons.setup import Lesson
@@ -141,13 +141,12 @@ def model_kind(encoder) -> tuple[str, str]:
 
 
 def whiten(vectors: np.ndarray, fit_rows: list[int]) -> tuple[np.ndarray, str]:
-    """05's whitening fitted on ``fit_rows`` and applied to every vector; whitening-k (k = half the rows) where there
-    are fewer rows than dimensions, which whitening proper cannot invert."""
+    """05's whitening fitted on ``fit_rows`` and applied to every vector; where there are no more rows than
+    dimensions, which whitening proper cannot invert, whitening-k to the directions those rows support
+    (:func:`~sbert_workbook.evaluation.geometry.supported_dimensions`: half the rows)."""
     n, d = len(fit_rows), vectors.shape[1]
-    k = None if n > d else max(2, n // 2)
-    with warnings.catch_warnings():  # with too few rows whitening warns of its smallest directions; k leaves them out
-        warnings.filterwarnings("ignore", message="Whitening was fitted on no more embeddings than dimensions")
-        calibrator = Whitening(k).fit(vectors[fit_rows])
+    k = None if n > d else supported_dimensions(vectors[fit_rows])
+    calibrator = Whitening(k).fit(vectors[fit_rows])
     how = (f"whitening fitted on the {n} sentences of the choosing splits" if k is None else
            f"whitening-{k} (fewer sentences, {n}, than dimensions, {d}) fitted on the choosing splits' sentences")
     return calibrator.transform(vectors).numpy(), how
