@@ -26,8 +26,8 @@ from sbert_workbook.training.examples import concatenate, nli_pairs, nli_positiv
 from sbert_workbook.training.siamese import SiameseModel
 
 NOTEBOOK = "06_contrastive_simcse"
-#: The released SimCSE scripts' --max_seq_length (published.SIMCSE_UNSUP_RECIPE): every run trains at 32 tokens.
-MAX_LENGTH = 32
+#: The released SimCSE scripts' --max_seq_length (published.SIMCSE_UNSUP_RECIPE): every run trains at this many tokens.
+MAX_LENGTH = published.SIMCSE_UNSUP_RECIPE.settings["max sequence length"]
 #: Only word vectors learn from the cone, as in a word-vector model: their step size, not the transformer's 3e-5.
 CONE_LEARNING_RATE = 1e-3
 #: SimCSE Table 3's largest dropout probability.
