@@ -1,11 +1,12 @@
 """Measure 08 §3.1 (plain against Matryoshka training) at the size its cell offers a student on a CPU.
 
-Use: ``.venv/bin/python tools/matryoshka_run.py [--steps 200] [--out sbert_workbook/lessons/nb08/matryoshka_cpu.json]``, alone on the
+Use: ``.venv/bin/python tools/matryoshka_run.py [--steps N] [--out sbert_workbook/lessons/nb08/matryoshka_cpu.json]``, alone on the
 machine (two runs sharing two cores slow each other several times over).
 
 Quick mode leaves §3.1 out (``MATRYOSHKA_STEPS`` is None) and its cell says how to run it here:
-``SIZES = {"MATRYOSHKA_STEPS": 200}``. This runs exactly that, quick mode's set-up with that one size changed, through
-the lesson's own functions (``nb08.begin``, ``nb08.matryoshka``), and stores what a student would see: the table of
+``SIZES = {"MATRYOSHKA_STEPS": CPU_RUN_STEPS}`` (``nb08/dimensions.py``, the default of ``--steps``). This runs
+exactly that, quick mode's set-up with that one size changed, through the lesson's own functions (``nb08.begin``,
+``nb08.matryoshka``), and stores what a student would see: the table of
 STS avg of the first k dimensions (start model, plain, Matryoshka; means over seeds), each k's Matryoshka − plain
 change with its t interval over seeds, the seconds it took and the process's peak memory, with where it ran. The
 file ships in the package: §3.1's cell reads it to tell a student what that run costs before they start it.
@@ -26,13 +27,16 @@ DEFAULT_OUT = ROOT / "sbert_workbook" / "lessons" / "nb08" / "matryoshka_cpu.jso
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--steps", type=int, default=200, help="MATRYOSHKA_STEPS (the notebook's suggestion: 200)")
-    parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
-    args = parser.parse_args(argv)
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     sys.path.insert(0, str(ROOT))
     from sbert_workbook.lessons import nb08
+    from sbert_workbook.lessons.nb08.dimensions import CPU_RUN_STEPS
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--steps", type=int, default=CPU_RUN_STEPS,
+                        help=f"MATRYOSHKA_STEPS (the notebook's suggestion: {CPU_RUN_STEPS})")
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    args = parser.parse_args(argv)
 
     lesson = nb08.begin(True, "auto", 0, None, {"MATRYOSHKA_STEPS": args.steps})
     started = time.perf_counter()
