@@ -14,6 +14,7 @@ from scipy.stats import norm
 
 from sbert_workbook.calibration.flow import Glow, standard_normal_log_prob
 from sbert_workbook.calibration.flow_fit import FlowTrainingResult, fit_flow
+from sbert_workbook.evaluation.similarity import unit_rows
 
 
 def banana_cloud(n: int = 400, seed: int = 0, bend: float = 0.6, noise: float = 0.25,
@@ -91,5 +92,5 @@ def circle_angles(points) -> np.ndarray:
     points = np.asarray(points, dtype=float)
     if points.ndim != 2 or points.shape[1] != 2:
         raise ValueError(f"Expected (n, 2) points, got shape {points.shape}.")
-    unit = points / np.linalg.norm(points, axis=1, keepdims=True).clip(min=1e-12)
+    unit = unit_rows(points, np.float64)
     return np.arctan2(unit[:, 1], unit[:, 0])

@@ -21,19 +21,13 @@ from plotly.subplots import make_subplots
 
 from sbert_workbook.teaching.widgets import interactive_figure
 from sbert_workbook.evaluation.projection import project
-from sbert_workbook.evaluation.similarity import all_pair_cosines, cosine_matrix, mean_cosine
+from sbert_workbook.evaluation.similarity import all_pair_cosines, cosine_matrix, mean_cosine, unit_rows
 
 OWN_PAIR = "(type your own sentences)"
 OWN_PAIR_VALUE = -1  # the picker's value while the boxes hold typed sentences (None would show a blank picker)
 
 
 # ----------------------------------------------------------------------------- numbers
-def unit_rows(vectors: np.ndarray) -> np.ndarray:
-    """Each row divided by its length (rows of zeros stay zero)."""
-    norms = np.linalg.norm(vectors, axis=-1, keepdims=True)
-    return vectors / np.maximum(norms, 1e-12)
-
-
 def uncentred_2d(vectors: np.ndarray) -> np.ndarray:
     """Unit vectors projected on their top-2 singular directions, *without* centring.
 
@@ -41,7 +35,7 @@ def uncentred_2d(vectors: np.ndarray) -> np.ndarray:
     far to one side of (0, 0); after centring the cloud surrounds the origin. (The
     projection is :func:`sbert_workbook.evaluation.projection.project`'s ``"svd"``, from ``02_anisotropy.ipynb``.)
     """
-    return project(unit_rows(vectors), "svd", n_components=2)
+    return project(unit_rows(vectors, dtype=None), "svd", n_components=2)
 
 
 def token_vectors(encoder, sentence: str) -> tuple[list[str], np.ndarray]:

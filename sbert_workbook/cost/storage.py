@@ -23,12 +23,7 @@ import torch
 
 from sbert_workbook.cost.compressed_search import binary_top_k, paired_hamming, rescored_top_k
 from sbert_workbook.cost.quantization import binary_vectors, bytes_per_vector, int8_ranges, int8_vectors
-
-
-def unit_rows(vectors) -> np.ndarray:
-    """Each row divided by its length (float32)."""
-    vectors = np.asarray(vectors, dtype=np.float32)
-    return vectors / np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
+from sbert_workbook.evaluation.similarity import unit_rows
 
 
 def cosine_top_k(queries: np.ndarray, unit_corpus: np.ndarray, k: int) -> np.ndarray:

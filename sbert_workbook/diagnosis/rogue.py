@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from sbert_workbook.evaluation.similarity import cosine_similarity
+from sbert_workbook.evaluation.similarity import cosine_similarity, unit_rows
 from sbert_workbook.evaluation.uncertainty import CONFIDENCE, RESAMPLES, bootstrap_picks, percentile_interval, spearman_rows
 
 #: |E cos| below this leaves a share of it undefined: a ratio to a number near 0.
@@ -39,7 +39,7 @@ def cosine_contributions(vectors) -> np.ndarray:
     x = np.asarray(vectors, dtype=np.float64)
     if x.ndim != 2 or len(x) < 2:
         raise ValueError(f"Need at least 2 vectors as the rows of a matrix; got shape {np.shape(vectors)}.")
-    unit = x / np.maximum(np.linalg.norm(x, axis=1, keepdims=True), 1e-12)
+    unit = unit_rows(x, np.float64)
     n = len(unit)
     return (unit.sum(axis=0) ** 2 - (unit ** 2).sum(axis=0)) / (n * (n - 1))
 

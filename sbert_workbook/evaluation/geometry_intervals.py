@@ -19,20 +19,16 @@ Both return an :class:`~sbert_workbook.evaluation.uncertainty.Interval`: **apart
 from __future__ import annotations
 
 import numpy as np
-import torch
 
 from sbert_workbook.evaluation.arrays import as_tensor
+from sbert_workbook.evaluation.similarity import unit_rows
 from sbert_workbook.evaluation.uncertainty import (CONFIDENCE, RESAMPLES, Interval, bootstrap_picks, paired_mean_interval,
                                                    percentile_interval)
 
 
-def _unit(vectors) -> np.ndarray:
-    return torch.nn.functional.normalize(as_tensor(vectors, min_rows=2).double(), dim=1).numpy()
-
-
 def pair_distances(x, y) -> np.ndarray:
     """‖x̂_i − ŷ_i‖² for each positive pair (x_i, y_i), on unit vectors: alignment's one number per pair."""
-    x, y = _unit(x), _unit(y)
+    x, y = (unit_rows(as_tensor(rows, min_rows=2), np.float64) for rows in (x, y))
     if x.shape != y.shape:
         raise ValueError(f"Pairs need equal shapes; got {x.shape} and {y.shape}.")
     return ((x - y) ** 2).sum(axis=1)
@@ -40,7 +36,7 @@ def pair_distances(x, y) -> np.ndarray:
 
 def mean_kernels(vectors, t: float = 2.0) -> np.ndarray:
     """a_i = mean over j ≠ i of e^{−t‖x̂_i − x̂_j‖²}: each sentence's share of uniformity (mean a_i is the U-statistic)."""
-    unit = _unit(vectors)
+    unit = unit_rows(as_tensor(vectors, min_rows=2), np.float64)
     kernel = np.exp(-t * np.clip(2 - 2 * unit @ unit.T, 0, None))
     np.fill_diagonal(kernel, 0.0)
     return kernel.sum(axis=1) / (len(unit) - 1)

@@ -62,6 +62,12 @@ def cosine_matrix(a, b):
     return cosine_matrix(torch.from_numpy(as_array(a)), torch.from_numpy(as_array(b))).numpy()
 
 
+def unit_rows(vectors, dtype=np.float32) -> np.ndarray:
+    """Each row divided by its length, as ``dtype`` (None keeps the input's); a row of zeros stays zero."""
+    x = np.asarray(vectors, dtype=dtype)
+    return x / np.maximum(np.linalg.norm(x, axis=-1, keepdims=True), 1e-12)
+
+
 def all_pair_cosines(vectors) -> np.ndarray:
     """cos(v_i, v_j) for every pair i < j of different rows, in scipy's ``pdist`` order (``classroom``'s embedding explorer)."""
     vectors = as_array(vectors)
