@@ -207,8 +207,8 @@ def test_spectrum_is_flat_for_an_isotropic_cloud_and_steep_for_a_cone():
     cone = isotropic * np.array([10.0, 1, 1, 1, 0.1, 0.1, 0.1, 0.1]) + np.array([20.0, 0, 0, 0, 0, 0, 0, 0])
     flat, steep = isotropy.singular_spectrum(isotropic), isotropy.singular_spectrum(cone)
     assert flat[0] == steep[0] == pytest.approx(1.0) and flat[-1] > 0.8 and steep[-1] < 0.1
-    assert isotropy.top_direction_share(isotropic) == pytest.approx(1 / 8, abs=0.03)
-    assert isotropy.top_direction_share(cone) > 0.9
+    assert isotropy.energy_share_of_top_direction(isotropic) == pytest.approx(1 / 8, abs=0.03)
+    assert isotropy.energy_share_of_top_direction(cone) > 0.9
 
 
 def test_sts_scores_agree_with_scipy_on_each_set(shared_data):

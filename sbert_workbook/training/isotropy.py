@@ -108,8 +108,9 @@ def singular_spectrum(vectors) -> np.ndarray:
     return values / values[0]
 
 
-def top_direction_share(vectors) -> float:
-    """σ_1² / Σ σ_k² of the unit-normalised, *uncentred* vectors: the share of their energy along one common direction."""
+def energy_share_of_top_direction(vectors) -> float:
+    """σ_1² / Σ σ_k² of the unit-normalised, *uncentred* vectors: the share of their energy along one common direction
+    (not :func:`sbert_workbook.diagnosis.cone.top_direction_share`, the centred PCA share λ_1 / Σ λ)."""
     unit = torch.nn.functional.normalize(torch.as_tensor(vectors, dtype=torch.float64), dim=1)
     return float(principal_variance_ratios(unit, center=False)[0])
 
@@ -137,7 +138,7 @@ def isotropy_table(rows: Mapping[str, Embed], test_sets: Mapping[str, StsData], 
         vectors = embed(list(sentences))
         table[name] = {**sts_scores(embed, test_sets), "mean cosine, unrelated": mean_unrelated_cosine(vectors),
                        **{label: float(measure(embed)) for label, measure in (measures or {}).items()},
-                       "top direction's share": top_direction_share(vectors)}
+                       "top direction's share": energy_share_of_top_direction(vectors)}
         spectra[name] = singular_spectrum(vectors)
     frame = pd.DataFrame.from_dict(table, orient="index")
     frame.index.name = "embedding"

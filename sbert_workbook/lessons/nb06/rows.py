@@ -104,7 +104,7 @@ def rows_table(rows: dict[str, ScoredRow], test_sets) -> tuple[pd.DataFrame, dic
     uniformity, the top direction's share); and each row's singular spectrum."""
     table = {name: {**row.sts_scores(test_sets), "mean cosine, unrelated": isotropy.mean_unrelated_cosine(row.uniform),
                     "alignment": row.alignment, "uniformity": row.uniformity,
-                    "top direction's share": isotropy.top_direction_share(row.uniform)} for name, row in rows.items()}
+                    "top direction's share": isotropy.energy_share_of_top_direction(row.uniform)} for name, row in rows.items()}
     frame = pd.DataFrame.from_dict(table, orient="index").rename_axis("embedding")
     return frame, {name: isotropy.singular_spectrum(row.uniform) for name, row in rows.items()}
 

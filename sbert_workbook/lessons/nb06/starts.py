@@ -50,7 +50,7 @@ def starts_report(lesson: Lesson06) -> Report:
 
 def top_share_of(row) -> float:
     """The top direction's share of the energy of the row's uniformity sample."""
-    return isotropy.top_direction_share(row.uniform)
+    return isotropy.energy_share_of_top_direction(row.uniform)
 
 
 def mnrl_is_infonce(lesson: Lesson06) -> Report:
