@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 from sbert_workbook.classroom.page_setup import CLASSROOM_MODEL_ENV_VAR, QUIET_LIBRARY_ENV
+from sbert_workbook.environment.free_memory import free_memory
 from sbert_workbook.runner.transport import kernel_options
 
 #: Free memory one visitor's kernel needs with the embedded model once its explorer has drawn: 30 kernels (with their
@@ -83,14 +84,12 @@ def kernel_culling_options(cull_after_s: int) -> list[str]:
 
 
 def available_memory_bytes() -> int:
-    """Memory the system can give new processes now (``MemAvailable``); psutil's reading where /proc is absent."""
-    try:
-        with open("/proc/meminfo") as meminfo:
-            for line in meminfo:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except OSError:
-        pass
+    """Memory the room's kernels can still take now: :func:`~sbert_workbook.environment.free_memory.free_memory`, the
+    lower of ``MemAvailable`` and every control group's limit (so a JupyterHub or Binder pod counts its own limit, not
+    the host's memory); psutil's reading where neither can be read."""
+    found = free_memory()
+    if found is not None:
+        return found.bytes
     import psutil
 
     return psutil.virtual_memory().available

@@ -5,5 +5,5 @@
 notebook's measured peak (``notebook_peaks.json``) fits in what ``free_memory`` finds (a container's limit included);
 ``resident`` reads a process's resident memory; ``bert_base_standin`` writes a bert-base-uncased-shaped model offline.
 Layer 5.
-Imported by: runner, cli, installs, lessons and the package's __init__.
+Imported by: runner, classroom, cli, installs, lessons and the package's __init__.
 """
