@@ -112,8 +112,9 @@ def test_the_parameter_count_agrees_with_the_models_own(encoder, tmp_path):
     from transformers import BertConfig, BertModel
 
     own = sum(p.numel() for p in encoder.model.parameters()) / 1e6
-    assert memory.parameters_from_config(encoder.resolved.path) == pytest.approx(own, rel=0.01)
+    assert memory.model_kind(encoder.resolved.path)[1] == pytest.approx(own, rel=0.01)  # its folder: read from config
     BertConfig().save_pretrained(tmp_path)
     bert_base = sum(p.numel() for p in BertModel(BertConfig()).parameters()) / 1e6
-    assert memory.parameters_from_config(tmp_path) == pytest.approx(bert_base, rel=0.01)
+    assert memory.model_kind(str(tmp_path))[1] == pytest.approx(bert_base, rel=0.01)
+    assert memory.model_kind(str(tmp_path / "nowhere"))[1] is None
     assert memory.PARAMETERS_M == {"embedded": round(own, 1), "bert-base-uncased": round(bert_base, 1)}

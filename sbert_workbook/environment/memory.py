@@ -16,6 +16,7 @@ from pathlib import Path
 
 from sbert_workbook.environment.free_memory import GB, FreeMemory, free_memory
 from sbert_workbook.environment.resident import resident_bytes
+from sbert_workbook.forecast.work import ModelShape
 
 PEAKS_FILE = Path(__file__).with_name("notebook_peaks.json")
 EMBEDDED, BERT_BASE = "embedded", "bert-base-uncased"
@@ -84,7 +85,11 @@ def model_kind(model) -> tuple[str, float | None]:
         return EMBEDDED, PARAMETERS_M[EMBEDDED]
     if name == BERT_BASE:
         return BERT_BASE, PARAMETERS_M[BERT_BASE]
-    return name, parameters_from_config(folder or _local_folder(name))
+    try:
+        shape = ModelShape.of_folder(folder or _local_folder(name), name)
+    except (TypeError, OSError, ValueError):  # no folder, no config.json, or one that does not parse
+        return name, None
+    return name, round(shape.parameters_with_embeddings / 1e6, 1)
 
 
 def _local_folder(name: str) -> Path | None:
@@ -96,19 +101,6 @@ def _local_folder(name: str) -> Path | None:
         return Path(snapshot_download(name, allow_patterns=["config.json"], local_files_only=True))
     except Exception:  # noqa: BLE001 - not cached (or not a hub id): its size is unknown until it is fetched
         return None
-
-
-def parameters_from_config(folder: Path | None) -> float | None:
-    """A BERT-like encoder's parameters in millions from its ``config.json`` (embeddings plus each layer's attention
-    and feed-forward weights; within 1 % of the count for all-MiniLM-L6-v2 and bert-base-uncased), or None."""
-    try:
-        config = json.loads((Path(folder) / "config.json").read_text(encoding="utf-8"))
-        hidden, layers = int(config["hidden_size"]), int(config["num_hidden_layers"])
-    except (TypeError, OSError, KeyError, ValueError):
-        return None
-    inner = int(config.get("intermediate_size", 4 * hidden))
-    embeddings = (int(config.get("vocab_size", 30522)) + int(config.get("max_position_embeddings", 512))) * hidden
-    return round((embeddings + layers * (4 * hidden * hidden + 2 * hidden * inner)) / 1e6, 1)
 
 
 def notebook_peak(notebook: str, model, peaks: dict | None = None) -> Peak | None:
