@@ -117,4 +117,8 @@ def test_the_parameter_count_agrees_with_the_models_own(encoder, tmp_path):
     bert_base = sum(p.numel() for p in BertModel(BertConfig()).parameters()) / 1e6
     assert memory.model_kind(str(tmp_path))[1] == pytest.approx(bert_base, rel=0.01)
     assert memory.model_kind(str(tmp_path / "nowhere"))[1] is None
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "config.json").write_text('{"model_type": "gpt2", "n_embd": 768, "n_layer": 12}')
+    assert memory.model_kind(str(other))[1] is None  # a width it cannot read: unknown, not guessed as bert-base
     assert memory.PARAMETERS_M == {"embedded": round(own, 1), "bert-base-uncased": round(bert_base, 1)}

@@ -86,8 +86,12 @@ def model_kind(model) -> tuple[str, float | None]:
     if name == BERT_BASE:
         return BERT_BASE, PARAMETERS_M[BERT_BASE]
     try:
-        shape = ModelShape.of_folder(folder or _local_folder(name), name)
+        folder = Path(folder or _local_folder(name))
+        config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
+        shape = ModelShape.of_folder(folder, name)
     except (TypeError, OSError, ValueError):  # no folder, no config.json, or one that does not parse
+        return name, None
+    if not {"hidden_size", "dim"} & set(config):  # an architecture whose width is not read here: unknown, not guessed
         return name, None
     return name, round(shape.parameters_with_embeddings / 1e6, 1)
 
