@@ -65,3 +65,21 @@ def test_evaluate_sts_table_names_what_produced_it(shared_data):
     assert table.loc["avg", "spearman"] == pytest.approx(table.loc[["stsb", "sts16"], "spearman"].mean())
     caption = table_caption(table)
     assert "aggregation: wmean" in caption and "split: test" in caption and "50 pairs" in caption
+
+
+def test_a_constant_side_gives_nan_and_says_what_to_do_instead_of_scipys_warning():
+    import warnings
+
+    from scipy.stats import spearmanr
+
+    from sbert_workbook.evaluation.sts import correlations
+
+    with warnings.catch_warnings(record=True) as scipy_says:
+        warnings.simplefilter("always")
+        assert np.isnan(spearmanr([0.5, 0.5, 0.5], [1.0, 2.0, 3.0]).statistic)  # the truth: undefined
+    with pytest.warns(UserWarning, match=r"the gold scores are equal over all 3 pairs.*Score more pairs") as ours:
+        result = correlations([0.1, 0.2, 0.3], [4.0, 4.0, 4.0])
+    assert np.isnan(result["spearman"]) and np.isnan(result["pearson"])
+    assert all(w.category is UserWarning for w in ours) and scipy_says  # scipy's own warning does not reach the student
+    with pytest.warns(UserWarning, match="the predicted similarities are equal"):
+        correlations([0.7, 0.7], [1.0, 2.0])

@@ -5,6 +5,8 @@ similar") live in :mod:`sbert_workbook.evaluation.similarity`; correlations are 
 """
 from __future__ import annotations
 
+import warnings
+
 from collections.abc import Callable, Sequence
 
 import numpy as np
@@ -32,6 +34,13 @@ def correlations(predicted, gold) -> dict[str, float]:
         raise ValueError(f"Need two equally long score lists of at least 2 items, got {len(predicted)} and {len(gold)}.")
     if not np.isfinite(predicted).all():
         raise ValueError("Some predicted similarities are NaN or infinite: check the embeddings for NaN values.")
+    constant = [what for what, values in (("the predicted similarities", predicted), ("the gold scores", gold))
+                if np.ptp(values) == 0]
+    if constant:  # scipy would warn in its own words and return NaN: say what to do instead
+        warnings.warn(f"{' and '.join(constant)} are equal over all {len(gold)} pairs: their correlation is not defined "
+                      "and is reported as NaN. Score more pairs (a larger sample), or check that the model does not "
+                      "embed every sentence alike.", stacklevel=2)
+        return {"spearman": float("nan"), "pearson": float("nan")}
     return {"spearman": 100 * spearmanr(predicted, gold).statistic, "pearson": 100 * pearsonr(predicted, gold).statistic}
 
 
