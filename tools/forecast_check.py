@@ -186,19 +186,23 @@ def executed_sections(executed: Path) -> tuple[dict[str, float], float]:
     return sections, sum(seconds.values())
 
 
-def run_logged(notebook: Path, variant: str, mode: str, extra_env: dict[str, str]) -> tuple[list[dict], Path, float]:
-    """Run ``notebook`` with the forecast log on; (the log's records, the executed copy, the run's wall seconds)."""
-    from sbert_workbook.runner.notebooks import run_notebook
+def run_logged(notebook: Path, variant: str, mode: str, extra_env: dict[str, str]) -> tuple[list[dict], Path, float, float]:
+    """Run ``notebook`` with the forecast log on and its kernel's memory sampled; (the log's records, the executed
+    copy, the run's wall seconds, the kernel's peak in GB)."""
     from sbert_workbook.lessons.manifest import manifest
+    from sbert_workbook.runner.kernel_memory import KernelMemory
+    from sbert_workbook.runner.notebooks import run_notebook
 
     log = Path(tempfile.mkstemp(prefix="sbw-forecast-", suffix=".jsonl")[1])
     env = {"SBERT_WORKBOOK_FORECAST_LOG": str(log), **extra_env}
     parameters = {"SIZES": manifest(notebook.stem).sizes_for("full_on_cpu")} if mode == "full_on_cpu" else None
     build = BUILD / variant / mode
-    run = run_notebook(notebook, build, timeout_s=4 * 3600, quick=mode == "quick", env=env, parameters=parameters)
+    with KernelMemory() as memory:
+        run = run_notebook(notebook, build, timeout_s=4 * 3600, quick=mode == "quick", env=env, parameters=parameters,
+                           after_cell=memory.after_cell)
     records = [json.loads(line) for line in log.read_text().splitlines() if line.strip()]
     log.unlink()
-    return records, run.executed, run.seconds
+    return records, run.executed, run.seconds, round(memory.peak.peak_mb / 1024, 2) if memory.cells else 0.0
 
 
 def variant_env(variant: str) -> dict[str, str]:
@@ -238,7 +242,7 @@ def calibrate(only: list[str] | None) -> dict:
         for key in [k for k in stored["rates"] if k.startswith(f"{lesson.number} ")]:
             del stored["rates"][key]
         _write_rates(stored)
-        records, executed, wall = run_logged(notebook, "embedded", "quick",
+        records, executed, wall, _ = run_logged(notebook, "embedded", "quick",
                                              {"HF_HUB_OFFLINE": "1", reference.CALIBRATING_ENV_VAR: "1"})
         forecast = lesson_forecasts(lesson, None, "embedded", torch.device("cpu"))["quick"]
         fitted = fit_lesson_rates(lesson.number, forecast, records)
@@ -322,7 +326,7 @@ def validate(only: list[str] | None, variant: str, mode: str) -> list[dict]:
     rows = []
     history = json.loads(RESULTS.read_text()) if RESULTS.is_file() else []
     for notebook in notebooks(only):
-        records, executed, wall = run_logged(notebook, variant, mode, variant_env(variant))
+        records, executed, wall, peak_gb = run_logged(notebook, variant, mode, variant_env(variant))
         setup = next((r for r in records if "sections" in r), None)
         if setup is None:
             continue
@@ -334,11 +338,13 @@ def validate(only: list[str] | None, variant: str, mode: str) -> list[dict]:
         row = {"notebook": notebook.stem, "variant": variant, "mode": mode, "model": setup["model"],
                "where": setup["where"], "predicted_s": setup["predicted_s"], "measured_s": round(cells_s, 1),
                "ratio": round(setup["predicted_s"] / cells_s, 2) if cells_s else None, "wall_s": round(wall, 1),
+               "kernel_peak_gb": peak_gb,
                "predicted_sections": {k: round(v, 1) for k, v in predicted.items()},
                "measured_sections": {k: round(v, 1) for k, v in measured.items()},
                "measured": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
                "load_average_after": round(os.getloadavg()[0], 2)}
-        print(json.dumps({k: row[k] for k in ("notebook", "variant", "mode", "predicted_s", "measured_s", "ratio")}),
+        print(json.dumps({k: row[k] for k in ("notebook", "variant", "mode", "predicted_s", "measured_s", "ratio",
+                                              "kernel_peak_gb")}),
               flush=True)
         rows.append(row)
         history.append(row)
