@@ -12,6 +12,7 @@ import pytest
 import torch
 
 from sbert_workbook.forecast import predict as forecast_predict
+from sbert_workbook.forecast.cells import names_call
 from sbert_workbook.forecast.predict import NotEnoughTimeError, budget_s, choose_mode, duration, predict
 from sbert_workbook.forecast.probe import Rates, stated_gpu_rates
 from sbert_workbook.forecast.reference import STATED_GPUS
@@ -136,6 +137,22 @@ def test_a_long_cell_prints_its_prediction_before_and_its_time_after(capsys, mon
     assert logged[0]["predicted_s"] == 85
 
 
+def test_a_cell_clock_counts_a_call_only_where_the_cell_names_it_whole():
+    """06 runs unsupervised_runs( and supervised_runs( in two cells: the first cell's name ends with the second's,
+    and its clock once predicted both runs (and the second cell's time counted no step at all)."""
+    from types import SimpleNamespace
+
+    from sbert_workbook.forecast import cells
+
+    forecast = predict([cpu("2", "unsupervised_runs(", "unsup", 30), cpu("4", "supervised_runs(", "sup", 70)],
+                       rates(cpu_factor=1.0), "quick")
+    clock = cells.CellClock("06_contrastive_simcse", forecast)
+    assert clock.predicted_for("runs = nb06.unsupervised_runs(lesson)") == (["unsupervised_runs("], 30)
+    assert clock.predicted_for("supervised = nb06.supervised_runs(lesson)") == (["supervised_runs("], 70)
+    assert clock.predicted_for("supervised_runs(lesson)") == (["supervised_runs("], 70), "at a line's start too"
+    assert not cells.names_call("unsupervised_runs(x)", "supervised_runs(")
+
+
 def test_cell_clocks_replace_each_other_in_one_kernel():
     from IPython.core.events import EventManager
     from IPython.core.events import available_events
@@ -239,7 +256,7 @@ def test_every_steps_call_is_code_in_its_notebooks_cells():
         if lesson.notebook not in cells:
             notebook = json.loads((repo / "notebooks" / f"{lesson.notebook}.ipynb").read_text(encoding="utf-8"))
             cells[lesson.notebook] = "\n".join("".join(c["source"]) for c in notebook["cells"] if c["cell_type"] == "code")
-        assert not step.call or step.call in cells[lesson.notebook], f"{lesson.notebook}: no cell runs {step.call!r}"
+        assert not step.call or names_call(cells[lesson.notebook], step.call), f"{lesson.notebook}: no cell runs {step.call!r}"
 
 
 def test_every_cpu_rate_a_lesson_names_is_in_the_calibration():
@@ -257,3 +274,54 @@ def test_the_shipped_calibration_was_measured():
     measured = calibration()
     assert not measured.get("provisional"), measured["measured"]
     assert all(rate["seconds"] >= 0 and rate["unit"] != "provisional" for rate in measured["rates"].values())
+
+
+def test_the_lessons_encode_factor_prices_every_encode_and_nothing_else(monkeypatch):
+    """The factor measured on the lessons' own encodes multiplies the encode rate of the probe and of the reference
+    rates, and leaves training and CPU work alone."""
+    from sbert_workbook.forecast import probe, reference
+    from sbert_workbook.forecast.lessons import reference_forecast
+    from sbert_workbook.forecast.work import EMBEDDED
+    from sbert_workbook.lessons.manifest import manifest
+
+    shipped = reference.calibration()
+
+    def calibrated(factor):
+        stored = {**shipped, "lesson encode factor": {"factor": factor}}
+        monkeypatch.setattr(reference, "calibration", lambda: stored)
+        monkeypatch.setattr(probe, "calibration", lambda: stored)
+
+    lesson = manifest("05_bert_flow")
+    calibrated(1.0)
+    plain = reference_forecast(lesson, EMBEDDED)
+    calibrated(2.5)
+    scaled = reference_forecast(lesson, EMBEDDED)
+    for step, before, after in zip(plain.steps, plain.seconds, scaled.seconds):
+        assert after == pytest.approx(before * (2.5 if step.kind == "encode" else 1.0)), step.what
+    monkeypatch.setattr(probe, "time_model", lambda folder, device: (1e-3, 2e-3))
+    monkeypatch.setattr(probe, "cpu_workload", lambda: shipped["cpu workload s"])
+    probed = probe.probe_rates({"lesson": ("m", "/x"), "embedded": ("m", "/x")}, torch.device("cpu"))
+    assert probed.encode_s_per_token["lesson"] == pytest.approx(1e-3 * shipped["efficiency"]["encode"] * 2.5)
+    assert probed.train_s_per_token["lesson"] == pytest.approx(2e-3 * shipped["efficiency"]["train"])
+
+
+def test_the_encode_factor_is_fitted_on_the_cells_that_mostly_encode():
+    """Hand-computed: only cells predicted at 5 s or more, at least 80 % of it encoding, count; a step is counted in
+    the first cell that names it (06's supervised_runs( is not inside unsupervised_runs()."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from tools.forecast_check import encode_cells, records_of
+
+    forecast = predict([encode("1", "encode_once(", "x", 1000, 10), cpu("1", "encode_once(", "y", 1),
+                        encode("2", "unsupervised_runs(", "z", 100, 10), cpu("4", "supervised_runs(", "w", 20),
+                        encode("5", "small(", "v", 100, 1)], rates(encode_s=1e-3, cpu_factor=1.0), "quick")
+    cells = [("bank = nb05.encode_once(lesson)", 14.0),  # 10 s encode + 1 s CPU: counts, 14 / 11
+             ("again = nb05.encode_once(lesson)", 99.0),  # already counted in the first cell
+             ("runs = nb06.unsupervised_runs(lesson)", 3.0),  # 1 s predicted: under 5 s
+             ("sup = nb06.supervised_runs(lesson)", 30.0),  # CPU work only
+             ("x = small(3)", 9.0)]  # 0.1 s predicted
+    assert encode_cells(forecast, cells) == (14.0, pytest.approx(11.0))
+    assert records_of(cells, forecast)[2:4] == [{"calls": ["unsupervised_runs("], "took_s": 3.0},
+                                                {"calls": ["supervised_runs("], "took_s": 30.0}]

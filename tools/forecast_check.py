@@ -3,16 +3,24 @@
     python tools/forecast_check.py --calibrate                  # rates for the CPU work, from micro-benchmarks and
                                                                # quick runs with the embedded model
     python tools/forecast_check.py --validate [--variant standin] [--mode full_on_cpu] [--only 05 ...]
+    python tools/forecast_check.py --refit [--only 05 ...]      # the lessons' encode factor, own rates and rests again
+                                                               # from the last embedded quick runs (no run)
     python tools/forecast_check.py --umap                       # only UMAP's rate (a micro-benchmark of --calibrate)
     python tools/forecast_check.py --markdown                   # the stored rows as docs/measurements.md's table
+    python tools/forecast_check.py --reference-table --auto-picks  # the last runs at the reference rates; auto's picks
 
 ``--calibrate`` measures, alone on the reference machine: the CPU workload the probe compares with
-(``cpu workload s``), how far a lesson's real encodes and training steps run from the probe's per-token rates
-(``efficiency``), and the seconds per unit of each kind of CPU work the manifests' ``work`` functions name: shared
-kinds (bootstraps, flow steps, model loads, 04's random-init students) from micro-benchmarks, each lesson's own from a
-quick run of every notebook with the embedded model (a cell's time less its predicted model work, over its units; a
-notebook's ``rest`` is its time outside the cells the forecast names). It writes
-``sbert_workbook/forecast/cpu_seconds.json``.
+(``cpu workload s``), how far an encode and a training step run from the probe's per-token rates (``efficiency``,
+from benchmarks of the encoder and a training run), and the seconds per unit of each kind of CPU work the manifests'
+``work`` functions name: shared kinds (bootstraps, flow steps, model loads, 04's random-init students) from
+micro-benchmarks; then it runs every notebook in quick mode with the embedded model and does what ``--refit`` does
+with those runs. It writes ``sbert_workbook/forecast/cpu_seconds.json``.
+
+``--refit`` fits, from the last quick runs with the embedded model (their executed copies, at the reference rates):
+the lessons' encode factor (how much longer the cells that mostly encode take than the encode rate predicts: a
+lesson tokenizes, pads, keeps every layer's states, pools; the bert-base stand-in's runs check it), then each
+lesson's own rates (a cell's time less its other predicted work, over the rate's units) and its ``rest`` (its time
+outside the cells the forecast names).
 
 ``--validate`` runs each notebook (quick mode, or full mode at its ``full_on_cpu`` sizes) with the embedded model or
 the bert-base-shaped stand-in, reads the set-up's prediction from ``SBERT_WORKBOOK_FORECAST_LOG`` and the cells'
@@ -32,6 +40,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from sbert_workbook.forecast.cells import names_call  # noqa: E402  (the tool runs from a checkout)
+
 RATES_FILE = ROOT / "sbert_workbook" / "forecast" / "cpu_seconds.json"
 RESULTS = ROOT / "docs" / "forecast_check.json"
 BUILD = ROOT / "build" / "forecast_check"
@@ -220,11 +231,9 @@ def notebooks(only: list[str] | None) -> list[Path]:
 
 
 def calibrate(only: list[str] | None) -> dict:
-    """Micro-benchmarks, then every notebook in quick mode with the embedded model; writes the rates file."""
-    import torch
-
+    """Micro-benchmarks, then every notebook in quick mode with the embedded model (its own rates unpriced meanwhile),
+    then :func:`refit` from those runs; writes the rates file."""
     from sbert_workbook.forecast import reference
-    from sbert_workbook.forecast.lessons import lesson_forecasts
     from sbert_workbook.lessons.manifest import manifest
 
     standin = Path(variant_env("standin")["HF_HOME"]) / "hub" / "models--bert-base-uncased" / "snapshots" / ("0" * 40)
@@ -234,7 +243,6 @@ def calibrate(only: list[str] | None) -> dict:
     stored["measured"] = f"{dt.date.today().isoformat()}, {os.cpu_count()} cores, load {os.getloadavg()[0]:.2f}"
     stored["provisional"] = False
     _write_rates(stored)
-    os.environ[reference.CALIBRATING_ENV_VAR] = "1"
     for notebook in notebooks(only):
         lesson = manifest(notebook.stem)
         if lesson.work is None:
@@ -242,15 +250,9 @@ def calibrate(only: list[str] | None) -> dict:
         for key in [k for k in stored["rates"] if k.startswith(f"{lesson.number} ")]:
             del stored["rates"][key]
         _write_rates(stored)
-        records, executed, wall, _ = run_logged(notebook, "embedded", "quick",
-                                             {"HF_HUB_OFFLINE": "1", reference.CALIBRATING_ENV_VAR: "1"})
-        forecast = lesson_forecasts(lesson, None, "embedded", torch.device("cpu"))["quick"]
-        fitted = fit_lesson_rates(lesson.number, forecast, records)
-        stored["rates"].update(fitted)
-        _write_rates(stored)
-        print(f"{notebook.name}: {wall:.0f} s; " + ", ".join(f"{k} = {v['seconds']:.3g} s" for k, v in fitted.items()), flush=True)
-        stored = refit_rest([lesson.number])  # the notebook outside its steps, by the one rule --refit-rest uses
-    return stored
+        _, _, wall, _ = run_logged(notebook, "embedded", "quick", {"HF_HUB_OFFLINE": "1", reference.CALIBRATING_ENV_VAR: "1"})
+        print(f"{notebook.name}: {wall:.0f} s", flush=True)
+    return refit(only)
 
 
 def _write_rates(stored: dict) -> None:
@@ -286,14 +288,107 @@ def fit_lesson_rates(number: str, forecast, records: list[dict]) -> dict[str, di
             for key, (seconds, units) in remainders.items()}
 
 
+def timed_cells(executed: Path) -> list[tuple[str, float]]:
+    """(source, seconds) of an executed run's code cells, the set-up's probe taken out of the set-up cell: the
+    reference forecast, which the fits compare with, has no probe."""
+    probe = probe_seconds(executed)
+    return [(source, took - probe if names_call(source, "begin(") else took) for source, took in executed_cells(executed)]
+
+
+def records_of(cells: list[tuple[str, float]], forecast) -> list[dict]:
+    """The cell clock's log of a run, rebuilt from its cells: each code cell naming a step, with the calls it names
+    and its seconds."""
+    records = []
+    for source, took in cells:
+        calls = sorted({step.call for step in forecast.steps if step.call and names_call(source, step.call)})
+        if calls:
+            records.append({"calls": calls, "took_s": took})
+    return records
+
+
+def encode_cells(forecast, cells: list[tuple[str, float]], least_s: float = 5.0, share: float = 0.8) -> tuple[float, float]:
+    """(measured, predicted seconds) summed over a run's cells whose predicted time is at least ``least_s`` and at
+    least ``share`` of it encoding (each step counted in the first cell naming it): how far the lessons' encodes run
+    from the encode rate."""
+    placed: set[int] = set()
+    measured = predicted = 0.0
+    for source, took in cells:
+        named = [(i, step, sec) for i, (step, sec) in enumerate(zip(forecast.steps, forecast.seconds))
+                 if i not in placed and step.call and names_call(source, step.call)]
+        placed.update(i for i, _, _ in named)
+        total = sum(sec for _, _, sec in named)
+        encoding = sum(sec for _, step, sec in named if step.kind == "encode")
+        if total >= least_s and encoding >= share * total:
+            measured, predicted = measured + took, predicted + total
+    return measured, predicted
+
+
+def fit_encode_factor() -> dict:
+    """The lessons' encode factor (``reference.lesson_encode_factor``) from every notebook's last quick run with the
+    embedded model: measured over predicted seconds of the cells that mostly encode, predicted at the factor 1."""
+    from sbert_workbook.forecast.lessons import reference_forecast
+    from sbert_workbook.forecast.work import EMBEDDED
+    from sbert_workbook.lessons.manifest import manifest
+
+    stored = json.loads(RATES_FILE.read_text())
+    stored.pop("lesson encode factor", None)
+    _write_rates(stored)
+    measured = predicted = 0.0
+    for notebook in notebooks(None):
+        lesson, executed = manifest(notebook.stem), BUILD / "embedded" / "quick" / "executed" / notebook.name
+        if lesson.work is None or not executed.is_file():
+            continue
+        took, priced = encode_cells(reference_forecast(lesson, EMBEDDED), timed_cells(executed))
+        measured, predicted = measured + took, predicted + priced
+    if not predicted:
+        raise FileNotFoundError(f"No embedded quick run in {BUILD / 'embedded' / 'quick' / 'executed'} encodes: run "
+                                "--calibrate (or --validate) first.")
+    stored["lesson encode factor"] = {"factor": measured / predicted, "measured s": round(measured, 1),
+                                      "predicted s": round(predicted, 1),
+                                      "from": "the cells that mostly encode, every notebook's quick run with the embedded model"}
+    _write_rates(stored)
+    print(f"lesson encode factor {measured / predicted:.3f} ({measured:.0f} s measured / {predicted:.0f} s predicted)")
+    return stored
+
+
+def refit(only: list[str] | None) -> dict:
+    """The lessons' encode factor, then each notebook's own rates and rest, from the last quick runs with the embedded
+    model (their executed copies; no run), priced at the calibration's reference rates: what ``--calibrate`` does
+    after its runs."""
+    from sbert_workbook.forecast.lessons import reference_forecast
+    from sbert_workbook.forecast.reference import CALIBRATING_ENV_VAR
+    from sbert_workbook.forecast.work import EMBEDDED
+    from sbert_workbook.lessons.manifest import manifest
+
+    stored = fit_encode_factor()
+    os.environ[CALIBRATING_ENV_VAR] = "1"
+    try:
+        for notebook in notebooks(only):
+            lesson, executed = manifest(notebook.stem), BUILD / "embedded" / "quick" / "executed" / notebook.name
+            if lesson.work is None or not executed.is_file():
+                continue
+            for key in [k for k in stored["rates"] if k.startswith(f"{lesson.number} ")]:
+                del stored["rates"][key]
+            _write_rates(stored)
+            forecast = reference_forecast(lesson, EMBEDDED)
+            fitted = fit_lesson_rates(lesson.number, forecast, records_of(timed_cells(executed), forecast))
+            stored["rates"].update(fitted)
+            _write_rates(stored)
+            print(f"{notebook.name}: " + ", ".join(f"{k} = {v['seconds']:.3g} s" for k, v in fitted.items()), flush=True)
+            stored = refit_rest([lesson.number])
+    finally:
+        os.environ.pop(CALIBRATING_ENV_VAR, None)
+    return stored
+
+
 def refit_rest(only: list[str] | None) -> dict:
     """Each notebook's ``NN rest`` from the last calibration's executed copies, the other rates kept: its code cells'
-    seconds less the predicted seconds of every step whose call is in one of its cells (the set-up's probe among
-    them). ``--calibrate`` fits each rest this way after the notebook's run."""
+    seconds (the probe's taken out) less the reference-rate prediction of every step whose call is in one of its
+    cells. ``--refit`` fits each rest this way after the notebook's own rates."""
     import nbformat
-    import torch
 
-    from sbert_workbook.forecast.lessons import lesson_forecasts
+    from sbert_workbook.forecast.lessons import reference_forecast
+    from sbert_workbook.forecast.work import EMBEDDED
     from sbert_workbook.lessons.manifest import manifest
 
     stored = json.loads(RATES_FILE.read_text())
@@ -305,10 +400,10 @@ def refit_rest(only: list[str] | None) -> dict:
             continue
         stored["rates"][key] = {"seconds": 0.0, "unit": "the notebook outside what its steps account for"}
         _write_rates(stored)
-        forecast = lesson_forecasts(lesson, None, "embedded", torch.device("cpu"), with_probe=True)["quick"]
+        forecast = reference_forecast(lesson, EMBEDDED)
         sources = "\n".join(c.source for c in nbformat.read(executed, as_version=4).cells if c.cell_type == "code")
-        named = sum(sec for step, sec in zip(forecast.steps, forecast.seconds) if step.call and step.call in sources)
-        cells_s = executed_sections(executed)[1]
+        named = sum(sec for step, sec in zip(forecast.steps, forecast.seconds) if step.call and names_call(sources, step.call))
+        cells_s = sum(took for _, took in timed_cells(executed))
         stored["rates"][key]["seconds"] = max(cells_s - named, 0.0)
         _write_rates(stored)
         print(f"{notebook.name}: cells {cells_s:.0f} s, named steps {named:.0f} s, rest {max(cells_s - named, 0):.0f} s")
@@ -352,6 +447,79 @@ def validate(only: list[str] | None, variant: str, mode: str) -> list[dict]:
     return rows
 
 
+def executed_cells(executed: Path) -> list[tuple[str, float]]:
+    """(source, seconds) of every code cell of an executed notebook, in order."""
+    import nbformat
+
+    from sbert_workbook.runner.notebooks import cell_timing
+
+    nb = nbformat.read(executed, as_version=4)
+    seconds = {index: worked for index, worked, _waited in cell_timing(nb)}
+    return [(cell.source, seconds.get(index, 0.0)) for index, cell in enumerate(nb.cells) if cell.cell_type == "code"]
+
+
+def probe_seconds(executed: Path) -> float:
+    """The seconds the set-up's probe took in an executed notebook ("probed here in 6.7 s"), 0 if it printed none."""
+    found = re.search(r"probed here in ([0-9.]+) s", executed.read_text(encoding="utf-8"))
+    return float(found.group(1)) if found else 0.0
+
+
+def reference_table() -> str:
+    """Each notebook's last quick run with the embedded model and on the stand-in (the executed copies) against the
+    forecast at the calibration's reference rates, nothing probed: the embedded runs are what ``--refit`` fitted (1.00
+    by construction), the stand-in's were not fitted on."""
+    from sbert_workbook.forecast.lessons import reference_forecast
+    from sbert_workbook.forecast.work import BERT_BASE, EMBEDDED
+    from sbert_workbook.lessons.manifest import manifest
+
+    lines = ["| notebook | embedded: predicted / measured s | bert-base (stand-in): predicted / measured s (ratio) |",
+             "|---|---|---|"]
+    for notebook in notebooks(None):
+        lesson, cells = manifest(notebook.stem), []
+        if lesson.work is None:
+            continue
+        for variant, shape in (("embedded", EMBEDDED), ("standin", BERT_BASE)):
+            executed = BUILD / variant / "quick" / "executed" / notebook.name
+            measured = sum(took for _, took in timed_cells(executed)) if executed.is_file() else 0.0
+            predicted = reference_forecast(lesson, shape).total_s
+            cells.append(f"{predicted:.0f} / {measured:.0f} ({predicted / measured:.2f})" if measured else "not run")
+        lines.append(f"| {lesson.number} | {cells[0]} | {cells[1]} |")
+    return "\n".join(lines)
+
+
+def auto_picks(budget_min: float = 15) -> str:
+    """What ``QUICK = "auto"`` picks per notebook within ``budget_min`` minutes, and that mode's predicted time: on the
+    reference 2 cores at the calibration's rates (the embedded model and bert-base) and on a CUDA device priced by the
+    stated T4 and A100 throughputs (bert-base)."""
+    from sbert_workbook.forecast.lessons import lesson_modes, reference_forecast
+    from sbert_workbook.forecast.predict import NotEnoughTimeError, choose_mode, duration, predict
+    from sbert_workbook.forecast.probe import stated_gpu_rates
+    from sbert_workbook.forecast.work import BERT_BASE, EMBEDDED, Plan
+    from sbert_workbook.lessons.manifest import manifest
+
+    def pick(forecasts) -> str:
+        try:
+            mode = choose_mode(forecasts, budget_min * 60)
+        except NotEnoughTimeError:
+            return f"stops at set-up (quick {duration(forecasts['quick'].total_s)})"
+        return f"{mode} ({duration(forecasts[mode].total_s)})"
+
+    lines = ["| notebook | reference CPU, embedded | reference CPU, bert-base | T4 (stated), bert-base | "
+             "A100 (stated), bert-base |", "|---|---|---|---|---|"]
+    for notebook in notebooks(None):
+        lesson = manifest(notebook.stem)
+        if lesson.work is None:
+            continue
+        modes = lesson_modes(lesson)
+        row = [pick({m: reference_forecast(lesson, shape, m) for m in modes}) for shape in (EMBEDDED, BERT_BASE)]
+        for gpu in ("T4", "A100"):
+            rates = stated_gpu_rates(gpu, {"lesson": BERT_BASE, "embedded": EMBEDDED})
+            row.append(pick({m: predict(lesson.work(lesson.sizes_for(m), Plan(m, BERT_BASE, "cuda", False)), rates, m)
+                             for m in modes}))
+        lines.append(f"| {lesson.number} | " + " | ".join(row) + " |")
+    return "\n".join(lines)
+
+
 def markdown(rows: list[dict]) -> str:
     """The newest row of each notebook, model and mode as a table (docs/forecast_check.json keeps every row)."""
     lines = ["| notebook | model | mode | predicted | measured | predicted / measured | largest sections: predicted / measured s |",
@@ -372,6 +540,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--markdown", action="store_true")
     parser.add_argument("--refit-rest", action="store_true", help="each notebook's rest again from the last "
                         "calibration's executed copies")
+    parser.add_argument("--refit", action="store_true", help="the lessons' encode factor, each notebook's own rates and "
+                        "its rest again from the last embedded quick runs' executed copies (no run)")
+    parser.add_argument("--reference-table", action="store_true", help="the last embedded and stand-in quick runs "
+                        "against the forecast at the reference rates, as a table")
+    parser.add_argument("--auto-picks", action="store_true", help="what QUICK = \"auto\" picks per notebook on the "
+                        "reference CPU and the stated T4 and A100, as a table")
     parser.add_argument("--umap", action="store_true", help="time UMAP alone (a micro-benchmark of --calibrate)")
     parser.add_argument("--variant", choices=["embedded", "standin"], default="embedded")
     parser.add_argument("--mode", choices=["quick", "full_on_cpu"], default="quick")
@@ -383,10 +557,16 @@ def main(argv: list[str] | None = None) -> int:
         _write_rates(stored)
     if args.calibrate:
         calibrate(args.only)
+    if args.refit:
+        refit(args.only)
     if args.refit_rest:
         refit_rest(args.only)
     if args.validate:
         validate(args.only, args.variant, args.mode)
+    if args.reference_table:
+        print(reference_table())
+    if args.auto_picks:
+        print(auto_picks())
     if args.markdown:
         print(markdown(json.loads(RESULTS.read_text())))
     return 0

@@ -279,27 +279,15 @@ ONLINE_MODEL = "bert-base-uncased"
 def predicted_minutes(notebook: str, model: str) -> tuple[float, dict[str, float]]:
     """(the whole quick run, its seconds per section) predicted on the reference 2 cores with ``model``'s shape: the
     lesson's own forecast at the probe's rates there (sbert_workbook/forecast/cpu_seconds.json's reference rates)."""
-    from sbert_workbook.forecast.predict import predict
-    from sbert_workbook.forecast.probe import Rates
-    from sbert_workbook.forecast.reference import calibration
-    from sbert_workbook.forecast.work import EMBEDDED, ModelShape, Plan
+    from sbert_workbook.forecast.lessons import reference_forecast
+    from sbert_workbook.forecast.work import BERT_BASE, EMBEDDED
     from sbert_workbook.lessons.manifest import manifest
 
-    measured = calibration()["reference rates"]
-    online = model == ONLINE_MODEL
-    shape = ModelShape(ONLINE_MODEL, 12, 768, 3072) if online else EMBEDDED
-    per_token = {kind: {"lesson": measured[ONLINE_MODEL if online else EMBEDDED_ID][kind], "embedded": measured[EMBEDDED_ID][kind]}
-                 for kind in ("encode_s_per_token", "train_s_per_token")}
-    rates = Rates("the reference 2 cores", per_token["encode_s_per_token"], per_token["train_s_per_token"], 1.0,
-                  "the calibration's reference rates")
     lesson = manifest(notebook)
     if lesson.work is None:
         return 0.0, {}
-    forecast = predict(lesson.work(lesson.sizes_for("quick"), Plan("quick", shape, "cpu", not online)), rates, "quick")
+    forecast = reference_forecast(lesson, BERT_BASE if model == ONLINE_MODEL else EMBEDDED)
     return forecast.total_s / 60, forecast.section_seconds()
-
-
-EMBEDDED_ID = "sentence-transformers/all-MiniLM-L6-v2"
 
 
 def block_path_online(all_sections, times) -> str:

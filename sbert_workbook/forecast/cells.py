@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import time
 
 from sbert_workbook.forecast.predict import Forecast, duration
@@ -18,6 +19,12 @@ from sbert_workbook.forecast.predict import Forecast, duration
 #: A cell predicted to take at least this many seconds (or that takes them) prints its lines.
 LONG_S = 10.0
 LOG_ENV_VAR = "SBERT_WORKBOOK_FORECAST_LOG"
+
+
+def names_call(source: str, call: str) -> bool:
+    """Whether the cell ``source`` runs ``call`` ("supervised_runs(") as a name of its own, not as the end of a longer
+    name ("unsupervised_runs(")."""
+    return re.search(r"(?<!\w)" + re.escape(call), source) is not None
 
 
 def log_line(record: dict) -> None:
@@ -39,7 +46,7 @@ class CellClock:
 
     def predicted_for(self, source: str) -> tuple[list[str], float]:
         """(the steps' calls found in ``source``, their predicted seconds)."""
-        calls = sorted({step.call for step in self.forecast.steps if step.call and step.call in source})
+        calls = sorted({step.call for step in self.forecast.steps if step.call and names_call(source, step.call)})
         return calls, sum(self.forecast.call_seconds(call) for call in calls)
 
     def before(self, info) -> None:

@@ -15,7 +15,7 @@ import torch
 from sbert_workbook.forecast.predict import (BUDGET_ENV_VAR, Forecast, NotEnoughTimeError, budget_s, choose_mode,
                                              duration, forecast_line, predict)
 from sbert_workbook.forecast.probe import Rates, probe_rates, stated_gpu_rates
-from sbert_workbook.forecast.work import EMBEDDED, ModelShape, Plan, Step
+from sbert_workbook.forecast.work import BERT_BASE, EMBEDDED, ModelShape, Plan, Step
 from sbert_workbook.lessons.manifest import Manifest
 from sbert_workbook.settings import QUICK_AUTO, quick_from_env
 
@@ -80,6 +80,31 @@ def embedded_quick_s(lesson_manifest: Manifest, sizes: dict[str, Any] | None, de
                            rates.cpu_factor, rates.source, rates.probe_s, {"lesson": EMBEDDED.name, "embedded": EMBEDDED.name})
     plan = Plan("quick", EMBEDDED, device.type, True, "embedded")
     return predict(lesson_manifest.work(lesson_manifest.sizes_for("quick", sizes), plan), embedded_rates, "quick").total_s
+
+
+def reference_forecast(lesson_manifest: Manifest, shape: ModelShape, mode: str = "quick",
+                       sizes: dict[str, Any] | None = None) -> Forecast:
+    """``mode``'s forecast on the reference 2 cores with ``shape`` (the embedded model or bert-base), at the rates
+    ``tools/forecast_check.py --calibrate`` measured there (``cpu_seconds.json``'s reference rates), nothing probed:
+    what TEACHING's table for a room on bert-base and ``tools/forecast_check.py --refit`` read."""
+    from sbert_workbook.forecast.reference import calibration, lesson_encode_factor
+
+    measured = calibration()["reference rates"]
+    lesson_id = REFERENCE_IDS.get(shape.name)
+    if lesson_id is None:
+        raise KeyError(f"No reference rates for {shape.name}: the calibration measured {', '.join(REFERENCE_IDS)}.")
+    factor = {"encode_s_per_token": lesson_encode_factor(), "train_s_per_token": 1.0}
+    per_token = {kind: {"lesson": measured[lesson_id][kind] * factor[kind],
+                        "embedded": measured[REFERENCE_IDS[EMBEDDED.name]][kind] * factor[kind]}
+                 for kind in ("encode_s_per_token", "train_s_per_token")}
+    rates = Rates("the reference 2 cores", per_token["encode_s_per_token"], per_token["train_s_per_token"], 1.0,
+                  "the calibration's reference rates")
+    plan = Plan(mode, shape, "cpu", shape.name == EMBEDDED.name)
+    return predict(lesson_manifest.work(lesson_manifest.sizes_for(mode, sizes), plan), rates, mode)
+
+
+#: The model ids the calibration's reference rates are stored under, by ModelShape name.
+REFERENCE_IDS = {EMBEDDED.name: "sentence-transformers/all-MiniLM-L6-v2", BERT_BASE.name: "bert-base-uncased"}
 
 
 def asked_mode(parameter, device: torch.device) -> tuple[str | None, str]:

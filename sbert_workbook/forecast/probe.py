@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from sbert_workbook.forecast.reference import STATED_GPUS, GpuThroughput, calibration
+from sbert_workbook.forecast.reference import STATED_GPUS, GpuThroughput, calibration, lesson_encode_factor
 from sbert_workbook.forecast.work import ModelShape
 
 #: The probe's batch shapes: (sentences, tokens) for the forward pass and for the forward and backward pass.
@@ -141,7 +141,7 @@ def probe_rates(folders: dict[str, tuple[str, str | Path]], device: torch.device
         encode_s[role], train_s[role] = timed[key]
     measured = calibration()
     efficiency = measured.get("efficiency", {"encode": 1.0, "train": 1.0})
-    encode_s = {role: s * efficiency["encode"] for role, s in encode_s.items()}
+    encode_s = {role: s * efficiency["encode"] * lesson_encode_factor() for role, s in encode_s.items()}
     train_s = {role: s * efficiency["train"] for role, s in train_s.items()}
     factor = min(cpu_workload() for _ in range(2)) / measured.get("cpu workload s", 0.1)
     seconds = time.perf_counter() - started

@@ -71,6 +71,14 @@ def cpu_seconds_per_unit(key: str) -> float:
     return float(rates[key]["seconds"])
 
 
+def lesson_encode_factor() -> float:
+    """How much longer a lesson's own encodes take than the calibration's encode benchmark predicts (a notebook
+    tokenizes, pads, keeps every layer's states, pools and stores): measured on the embedded model's quick runs by
+    ``tools/forecast_check.py --refit`` and checked on the bert-base-shaped stand-in's (docs/measurements.md); 1
+    before it is measured. The probe and the reference rates multiply their encode rate by it."""
+    return float(calibration().get("lesson encode factor", {}).get("factor", 1.0))
+
+
 @dataclass(frozen=True)
 class GpuThroughput:
     """A GPU's stated training throughput and where each figure comes from."""

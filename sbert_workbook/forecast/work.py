@@ -96,6 +96,8 @@ class Plan:
 
 #: all-MiniLM-L6-v2, which some sections run whatever MODEL is (its config.json).
 EMBEDDED = ModelShape("all-MiniLM-L6-v2", 6, 384, 1536)
+#: bert-base-uncased, what MODEL = "auto" loads online or from a filled cache (its config.json).
+BERT_BASE = ModelShape("bert-base-uncased", 12, 768, 3072)
 
 
 def encode(section: str, call: str, what: str, sentences: float, tokens_each: float, model: str = "lesson") -> Step:
@@ -127,3 +129,4 @@ def load(section: str, call: str, shape: ModelShape, times: int = 1) -> Step:
     """Loading a model's weights ``times`` times (reading and building it), priced per weight on the reference CPU."""
     return measured_cpu(section, call, f"load {shape.name}" + (f" × {times}" if times > 1 else ""), "load per Mweight",
                         times * shape.weights / 1e6)
+
