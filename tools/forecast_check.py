@@ -2,7 +2,7 @@
 
     python tools/forecast_check.py --calibrate                  # rates for the CPU work, from micro-benchmarks and
                                                                # quick runs with the embedded model
-    python tools/forecast_check.py --validate [--variant standin] [--mode full_on_cpu] [--only 05 ...]
+    python tools/forecast_check.py --validate [--variant standin] [--mode full | full_on_cpu] [--only 05 ...]
     python tools/forecast_check.py --refit [--only 05 ...]      # the lessons' encode factor, own rates and rests again
                                                                # from the last embedded quick runs (no run)
     python tools/forecast_check.py --umap                       # only UMAP's rate (a micro-benchmark of --calibrate)
@@ -22,9 +22,9 @@ lesson tokenizes, pads, keeps every layer's states, pools; the bert-base stand-i
 lesson's own rates (a cell's time less its other predicted work, over the rate's units) and its ``rest`` (its time
 outside the cells the forecast names).
 
-``--validate`` runs each notebook (quick mode, or full mode at its ``full_on_cpu`` sizes) with the embedded model or
-the bert-base-shaped stand-in, reads the set-up's prediction from ``SBERT_WORKBOOK_FORECAST_LOG`` and the cells'
-times from the executed copy, and appends a row per notebook to ``docs/forecast_check.json``: predicted and measured
+``--validate`` runs each notebook (quick mode, full mode as shipped, or full mode at its ``full_on_cpu`` sizes) with
+the embedded model or the bert-base-shaped stand-in, reads the set-up's prediction from ``SBERT_WORKBOOK_FORECAST_LOG``
+and the cells' times from the executed copy, and appends a row per notebook to ``docs/forecast_check.json``: predicted and measured
 seconds in total and per section, and their ratio. A measurement script, not a test: it takes as long as the runs.
 """
 from __future__ import annotations
@@ -548,7 +548,7 @@ def main(argv: list[str] | None = None) -> int:
                         "reference CPU and the stated T4 and A100, as a table")
     parser.add_argument("--umap", action="store_true", help="time UMAP alone (a micro-benchmark of --calibrate)")
     parser.add_argument("--variant", choices=["embedded", "standin"], default="embedded")
-    parser.add_argument("--mode", choices=["quick", "full_on_cpu"], default="quick")
+    parser.add_argument("--mode", choices=["quick", "full", "full_on_cpu"], default="quick")
     parser.add_argument("--only", nargs="*", help="notebook numbers, e.g. 03 05")
     args = parser.parse_args(argv)
     if args.umap:
