@@ -313,10 +313,9 @@ def block_path_online(all_sections, times) -> str:
     lines.append(f"| **all {len(rows)}** | | | **{total:.1f}** ({'fits' if total <= budget else 'does NOT fit'} in {budget}) | "
                  f"{len(stopped)} stop{'s' if len(stopped) != 1 else ''}: {', '.join(stopped) or 'none'} |")
     if total > budget or stopped:
-        lines += ["", "On laptops like the reference machine this path does not fit a 90-minute class"
-                  + (f" ({', '.join(stopped)} would stop at set-up under `auto` and name what fits)" if stopped else "")
-                  + ": put `MODEL = \"embedded\"` in the parameters cell for class (the first table), or teach from a GPU "
-                  "runtime; leave bert-base-uncased for home."]
+        lines += ["", "It does not fit a 90-minute class on such laptops"
+                  + (f" ({', '.join(stopped)} stops at set-up)" if stopped else "")
+                  + ": teach with `MODEL = \"embedded\"` (the first table) or a GPU runtime."]
     return "\n".join(lines)
 
 
