@@ -148,9 +148,12 @@ def dimensions_report(lesson: Lesson08, run: Frontier) -> Report:
     said = (f"At k = {smallest}: " + ", ".join(f"{label} {run.table.loc[row, 'STS avg']:.2f}" for label, row in rows.items())
             + f". {best} − {runner_up}: {gap.described()}. Like for like, both centred: first k, centred − PCA-k: "
             f"{like.described()}; what centring alone does to the first k: {centring.described()}.")
-    kept = best if gap.direction == "higher" else f"{best} or {runner_up} (a tie)"
-    verdicts = verdict(NOTEBOOK, f"the reduction that keeps most STS at k = {smallest}", kept)
-    verdicts |= verdict(NOTEBOOK, f"the centred first k against PCA-k at k = {smallest}", like.direction)
+    first = max(("first k", "first k, centred"), key=lambda label: run.table.loc[rows[label], "STS avg"])
+    fitted_above = [label for label in ("PCA-k", "whitening-k") if change(first, label).direction == "lower"]
+    verdicts = verdict(NOTEBOOK, f"a fitted reduction (PCA-k, whitening-k) surely keeps more STS than the first k at "
+                                 f"k = {smallest}", "yes" if fitted_above else "no")
+    verdicts |= verdict(NOTEBOOK, f"PCA-k surely keeps more STS than the centred first k at k = {smallest}",
+                        "yes" if like.direction == "lower" else "no")
     return Report(table, figure, said, forest(run, f"{lesson.encoder.name}: STS change against float32, every k"),
                   verdicts=verdicts)
 

@@ -59,7 +59,7 @@ def encoder_report(lesson: Lesson08, run: EncoderRun) -> Report:
         ratio = run.table.loc[precision, "× sentence-transformers' speed"]
         said.append(f"{precision}: {ratio:.2f}× sentence-transformers' speed; STS change against float32 "
                     f"{interval.described()} ({effect(interval)})")
-        verdicts |= verdict(NOTEBOOK, f"the encoder in {precision} against float32, STS", effect(interval))
+        verdicts |= verdict(NOTEBOOK, f"the encoder in {precision} against float32, STS", interval.direction)
     figure = interval_forest_figure({f"{p} − float32": i for p, i in run.intervals.items()},
                                     f"{lesson.encoder.name}: STS change of the encoder's precision")
     return Report(table, *said, figure, verdicts=verdicts)

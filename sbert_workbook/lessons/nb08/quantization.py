@@ -26,8 +26,8 @@ def quantization_report(lesson: Lesson08, run: Frontier) -> Report:
     """§2: float32 against int8, binary and rescored binary: the table, each STS change drawn, and the verdicts."""
     table = captioned(run.table.round(4), lesson, "int8 ranges and binary signs from the calibration sentences")
     verdicts = {}
-    for name in ("int8", "binary"):
-        verdicts |= verdict(NOTEBOOK, f"{name} against float32, STS", effect(run.intervals[name]))
+    for name in ("int8", "binary"):  # the direction: whether it is a point or more sits near the interval's edge
+        verdicts |= verdict(NOTEBOOK, f"{name} against float32, STS", run.intervals[name].direction)
     rescored = [name for name in run.intervals if name.startswith("binary, rescored")]
     recall = {name: run.recall_change(name, "binary", lesson.sizes.RESAMPLES, lesson.seed) for name in rescored}
     said = [f"recall@{K}, {name} − binary, on the same queries: {interval.described()}" for name, interval in recall.items()]

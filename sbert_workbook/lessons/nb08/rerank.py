@@ -87,8 +87,9 @@ def rerank_report(lesson: Lesson08, run: RerankRun) -> Report:
                 "far more (query, passage) pairs with a retrieval objective.")
     verdicts = {}
     for o in run.outcomes:
-        verdicts |= verdict(NOTEBOOK, f"reranking the top {o.k} against search alone, MRR@{K}",
-                            changes[f"MRR@{K} reranked − search, top {o.k}"].direction)
+        raised = changes[f"MRR@{K} reranked − search, top {o.k}"].direction == "higher"
+        verdicts |= verdict(NOTEBOOK, f"reranking the top {o.k} surely raises MRR@{K} over search alone",
+                            "yes" if raised else "no")
     return Report(f"Cross-encoder: {run.trained}; {run.queries} queries.",
                   captioned(table.round(4), lesson, "reciprocal rank 0 beyond the top 10; rerank ms: the cross-encoder's passes"),
                   *said, interval_forest_figure(changes, f"{lesson.encoder.name}: reranking's change of MRR@{K}",
