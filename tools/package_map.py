@@ -17,7 +17,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT))
 import test_package_layout as layout  # noqa: E402
+from tools.generated_page import check_or_write  # noqa: E402
 
 PAGE = ROOT / "docs" / "package.md"
 BLOCK = re.compile(r"(<!-- generated: rooms [^>]*-->\n)(?P<body>.*?)(<!-- end generated: rooms -->)", re.S)
@@ -109,13 +111,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--check", action="store_true", help="exit 1 if docs/package.md's map is not up to date")
     parser.add_argument("--docstrings", action="store_true", help="also rewrite each room's 'Imported by:' sentence")
     args = parser.parse_args(argv)
-    text = PAGE.read_text(encoding="utf-8")
-    fresh = render(text)
+    stale = check_or_write(PAGE, render, "python tools/package_map.py", args.check)
     if args.check:
-        print("docs/package.md's map is up to date" if fresh == text else "docs/package.md's map is stale: run python tools/package_map.py")
-        return int(fresh != text)
-    PAGE.write_text(fresh, encoding="utf-8")
-    print(f"wrote {PAGE}")
+        return stale
     if args.docstrings:
         found = importers()
         for room, init in room_inits().items():

@@ -21,6 +21,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from tools import teaching_facts as facts  # noqa: E402
+from tools.generated_page import check_or_write  # noqa: E402
 from tools.section_times import BEFORE_FIRST_SECTION, DEFAULT_OUT, SECTION_WORD, first_section_heading  # noqa: E402
 
 GUIDE = ROOT / "TEACHING.md"
@@ -527,14 +528,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="exit 1 if TEACHING.md is not up to date")
     args = parser.parse_args(argv)
-    text = GUIDE.read_text(encoding="utf-8")
-    fresh = render(text)
-    if args.check:
-        print("TEACHING.md is up to date" if fresh == text else "TEACHING.md is stale: run python tools/teaching_guide.py")
-        return int(fresh != text)
-    GUIDE.write_text(fresh, encoding="utf-8")
-    print(f"wrote {GUIDE}")
-    return 0
+    return check_or_write(GUIDE, render, "python tools/teaching_guide.py", args.check)
 
 
 if __name__ == "__main__":
