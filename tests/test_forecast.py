@@ -306,8 +306,8 @@ def test_the_lessons_encode_factor_prices_every_encode_and_nothing_else(monkeypa
 
 
 def test_the_encode_factor_is_fitted_on_the_cells_that_mostly_encode():
-    """Hand-computed: only cells predicted at 5 s or more, at least 80 % of it encoding, count; a step is counted in
-    the first cell that names it (06's supervised_runs( is not inside unsupervised_runs()."""
+    """Hand-computed: only cells predicted at 5 s or more, at least 80 % of it encoding, naming no lesson's own rate,
+    count; a step is counted in the first cell that names it (06's supervised_runs( is not inside unsupervised_runs()."""
     import sys
     from pathlib import Path
 
@@ -316,12 +316,15 @@ def test_the_encode_factor_is_fitted_on_the_cells_that_mostly_encode():
 
     forecast = predict([encode("1", "encode_once(", "x", 1000, 10), cpu("1", "encode_once(", "y", 1),
                         encode("2", "unsupervised_runs(", "z", 100, 10), cpu("4", "supervised_runs(", "w", 20),
-                        encode("5", "small(", "v", 100, 1)], rates(encode_s=1e-3, cpu_factor=1.0), "quick")
+                        encode("5", "small(", "v", 100, 1), encode("6", "table(", "t", 1000, 10),
+                        Step("6", "table(", "its own CPU work", "cpu", 1.0, per=("03 table1 pair", 100))],
+                       rates(encode_s=1e-3, cpu_factor=1.0), "quick")
     cells = [("bank = nb05.encode_once(lesson)", 14.0),  # 10 s encode + 1 s CPU: counts, 14 / 11
              ("again = nb05.encode_once(lesson)", 99.0),  # already counted in the first cell
              ("runs = nb06.unsupervised_runs(lesson)", 3.0),  # 1 s predicted: under 5 s
              ("sup = nb06.supervised_runs(lesson)", 30.0),  # CPU work only
-             ("x = small(3)", 9.0)]  # 0.1 s predicted
+             ("x = small(3)", 9.0),  # 0.1 s predicted
+             ("rows = nb03.table(lesson)", 40.0)]  # mostly encoding, but names 03's own rate
     assert encode_cells(forecast, cells) == (14.0, pytest.approx(11.0))
     assert records_of(cells, forecast)[2:4] == [{"calls": ["unsupervised_runs("], "took_s": 3.0},
                                                 {"calls": ["supervised_runs("], "took_s": 30.0}]

@@ -41,7 +41,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from sbert_workbook.forecast.cells import names_call  # noqa: E402  (the tool runs from a checkout)
+from sbert_workbook.forecast.cells import CellClock, names_call  # noqa: E402  (the tool runs from a checkout)
 
 RATES_FILE = ROOT / "sbert_workbook" / "forecast" / "cpu_seconds.json"
 RESULTS = ROOT / "docs" / "forecast_check.json"
@@ -298,9 +298,10 @@ def timed_cells(executed: Path) -> list[tuple[str, float]]:
 def records_of(cells: list[tuple[str, float]], forecast) -> list[dict]:
     """The cell clock's log of a run, rebuilt from its cells: each code cell naming a step, with the calls it names
     and its seconds."""
+    clock = CellClock("", forecast)
     records = []
     for source, took in cells:
-        calls = sorted({step.call for step in forecast.steps if step.call and names_call(source, step.call)})
+        calls, _ = clock.predicted_for(source)
         if calls:
             records.append({"calls": calls, "took_s": took})
     return records
@@ -308,8 +309,8 @@ def records_of(cells: list[tuple[str, float]], forecast) -> list[dict]:
 
 def encode_cells(forecast, cells: list[tuple[str, float]], least_s: float = 5.0, share: float = 0.8) -> tuple[float, float]:
     """(measured, predicted seconds) summed over a run's cells whose predicted time is at least ``least_s`` and at
-    least ``share`` of it encoding (each step counted in the first cell naming it): how far the lessons' encodes run
-    from the encode rate."""
+    least ``share`` of it encoding, and which name no lesson's own rate (``NN …``, fitted after this factor; each step
+    counted in the first cell naming it): how far the lessons' encodes run from the encode rate."""
     placed: set[int] = set()
     measured = predicted = 0.0
     for source, took in cells:
@@ -318,28 +319,38 @@ def encode_cells(forecast, cells: list[tuple[str, float]], least_s: float = 5.0,
         placed.update(i for i, _, _ in named)
         total = sum(sec for _, _, sec in named)
         encoding = sum(sec for _, step, sec in named if step.kind == "encode")
-        if total >= least_s and encoding >= share * total:
+        own_rate = any(step.per and re.match(r"\d\d ", step.per[0]) for _, step, _ in named)
+        if total >= least_s and encoding >= share * total and not own_rate:
             measured, predicted = measured + took, predicted + total
     return measured, predicted
 
 
 def fit_encode_factor() -> dict:
     """The lessons' encode factor (``reference.lesson_encode_factor``) from every notebook's last quick run with the
-    embedded model: measured over predicted seconds of the cells that mostly encode, predicted at the factor 1."""
+    embedded model: measured over predicted seconds of the cells that mostly encode, predicted at the factor 1. The
+    lessons' own rates may be absent (``--calibrate`` removes them before its runs) or fitted already: the cells
+    counted name none, so the factor does not depend on them."""
     from sbert_workbook.forecast.lessons import reference_forecast
+    from sbert_workbook.forecast.reference import CALIBRATING_ENV_VAR
     from sbert_workbook.forecast.work import EMBEDDED
     from sbert_workbook.lessons.manifest import manifest
 
     stored = json.loads(RATES_FILE.read_text())
     stored.pop("lesson encode factor", None)
     _write_rates(stored)
+    calibrating = os.environ.get(CALIBRATING_ENV_VAR)
+    os.environ[CALIBRATING_ENV_VAR] = "1"
     measured = predicted = 0.0
-    for notebook in notebooks(None):
-        lesson, executed = manifest(notebook.stem), BUILD / "embedded" / "quick" / "executed" / notebook.name
-        if lesson.work is None or not executed.is_file():
-            continue
-        took, priced = encode_cells(reference_forecast(lesson, EMBEDDED), timed_cells(executed))
-        measured, predicted = measured + took, predicted + priced
+    try:
+        for notebook in notebooks(None):
+            lesson, executed = manifest(notebook.stem), BUILD / "embedded" / "quick" / "executed" / notebook.name
+            if lesson.work is None or not executed.is_file():
+                continue
+            took, priced = encode_cells(reference_forecast(lesson, EMBEDDED), timed_cells(executed))
+            measured, predicted = measured + took, predicted + priced
+    finally:
+        if calibrating is None:
+            os.environ.pop(CALIBRATING_ENV_VAR)
     if not predicted:
         raise FileNotFoundError(f"No embedded quick run in {BUILD / 'embedded' / 'quick' / 'executed'} encodes: run "
                                 "--calibrate (or --validate) first.")
@@ -385,8 +396,6 @@ def refit_rest(only: list[str] | None) -> dict:
     """Each notebook's ``NN rest`` from the last calibration's executed copies, the other rates kept: its code cells'
     seconds (the probe's taken out) less the reference-rate prediction of every step whose call is in one of its
     cells. ``--refit`` fits each rest this way after the notebook's own rates."""
-    import nbformat
-
     from sbert_workbook.forecast.lessons import reference_forecast
     from sbert_workbook.forecast.work import EMBEDDED
     from sbert_workbook.lessons.manifest import manifest
@@ -401,9 +410,10 @@ def refit_rest(only: list[str] | None) -> dict:
         stored["rates"][key] = {"seconds": 0.0, "unit": "the notebook outside what its steps account for"}
         _write_rates(stored)
         forecast = reference_forecast(lesson, EMBEDDED)
-        sources = "\n".join(c.source for c in nbformat.read(executed, as_version=4).cells if c.cell_type == "code")
+        cells = timed_cells(executed)
+        sources = "\n".join(source for source, _ in cells)
         named = sum(sec for step, sec in zip(forecast.steps, forecast.seconds) if step.call and names_call(sources, step.call))
-        cells_s = sum(took for _, took in timed_cells(executed))
+        cells_s = sum(took for _, took in cells)
         stored["rates"][key]["seconds"] = max(cells_s - named, 0.0)
         _write_rates(stored)
         print(f"{notebook.name}: cells {cells_s:.0f} s, named steps {named:.0f} s, rest {max(cells_s - named, 0):.0f} s")
@@ -573,5 +583,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, str(ROOT))
     sys.exit(main())
