@@ -15,6 +15,7 @@ import torch
 from sbert_workbook.forecast.predict import (BUDGET_ENV_VAR, Forecast, NotEnoughTimeError, budget_s, choose_mode,
                                              duration, forecast_line, predict)
 from sbert_workbook.forecast.probe import Rates, probe_rates, stated_gpu_rates
+from sbert_workbook.encoding.resolve import AUTO_PREFERRED_MODEL, EMBEDDED_MODEL_ID
 from sbert_workbook.forecast.work import BERT_BASE, EMBEDDED, ModelShape, Plan, Step
 from sbert_workbook.lessons.manifest import Manifest
 from sbert_workbook.settings import QUICK_AUTO, quick_from_env
@@ -104,7 +105,7 @@ def reference_forecast(lesson_manifest: Manifest, shape: ModelShape, mode: str =
 
 
 #: The model ids the calibration's reference rates are stored under, by ModelShape name.
-REFERENCE_IDS = {EMBEDDED.name: "sentence-transformers/all-MiniLM-L6-v2", BERT_BASE.name: "bert-base-uncased"}
+REFERENCE_IDS = {EMBEDDED.name: EMBEDDED_MODEL_ID, BERT_BASE.name: AUTO_PREFERRED_MODEL}
 
 
 def asked_mode(parameter, device: torch.device) -> tuple[str | None, str]:

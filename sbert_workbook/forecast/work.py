@@ -129,4 +129,3 @@ def load(section: str, call: str, shape: ModelShape, times: int = 1) -> Step:
     """Loading a model's weights ``times`` times (reading and building it), priced per weight on the reference CPU."""
     return measured_cpu(section, call, f"load {shape.name}" + (f" × {times}" if times > 1 else ""), "load per Mweight",
                         times * shape.weights / 1e6)
-

@@ -81,8 +81,8 @@ MANIFEST = Manifest(
                            full=(256, 128, 64, 32), standin=(64, 32)),
         "MATRYOSHKA_STEPS": Size("§3.1: steps of each training run, plain and Matryoshka (None: left out; quick mode "
                                  "leaves it out: two objectives × MATRYOSHKA_SEEDS runs are minutes each on a CPU; "
-                                 "full_on_cpu leaves it out too: full mode's runs take hours on 2 cores; the suite takes quick mode's path, the "
-                                 "stand-in runs it for a step)",
+                                 "full_on_cpu leaves it out too: full mode's runs take hours on 2 cores; the suite "
+                                 "takes quick mode's path, the stand-in runs it for a step)",
                                  quick=None, full=1000, suite=None, standin=1, full_on_cpu=None),
         "MATRYOSHKA_SEEDS": Size("§3.1: seeds per objective (the interval is over them)", quick=3, full=3, suite=2,
                                  standin=2),

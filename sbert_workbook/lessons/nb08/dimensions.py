@@ -5,6 +5,7 @@ A CPU's quick mode offers §3.1's measured run instead of training (``matryoshka
 ``tools/matryoshka_run.py`` with :data:`CPU_RUN_STEPS`)."""
 from __future__ import annotations
 
+import functools
 import json
 import math
 from dataclasses import dataclass
@@ -143,7 +144,8 @@ def dimensions_report(lesson: Lesson08, run: Frontier) -> Report:
     rows = {label: next(name for name in reduction_rows(run.table, prefix) if run.table.loc[name, "dimensions"] == smallest)
             for prefix, label in REDUCTIONS.items()}
     best, runner_up = sorted(rows, key=lambda label: -run.table.loc[rows[label], "STS avg"])[:2]
-    change = lambda a, b: run.change(rows[a], rows[b], resamples=lesson.sizes.RESAMPLES, seed=lesson.seed)  # noqa: E731
+    change = functools.cache(lambda a, b: run.change(rows[a], rows[b], resamples=lesson.sizes.RESAMPLES,  # noqa: E731
+                                                     seed=lesson.seed))  # a pair asked twice is bootstrapped once
     gap, like, centring = change(best, runner_up), change("first k, centred", "PCA-k"), change("first k, centred", "first k")
     said = (f"At k = {smallest}: " + ", ".join(f"{label} {run.table.loc[row, 'STS avg']:.2f}" for label, row in rows.items())
             + f". {best} − {runner_up}: {gap.described()}. Like for like, both centred: first k, centred − PCA-k: "
